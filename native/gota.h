@@ -1,0 +1,204 @@
+/*
+ * gota.h -- the public C API of the Gods of the Arena simulator.
+ *
+ * This header is exactly what cffi's cdef reads (the build drops the include
+ * guard and #include lines), so it holds only plain declarations.
+ *
+ * Units: world positions are int32 world units, 60,000 per tile, origin at the
+ * map centre; x grows east, z grows south (tile row). Time is in ticks, 24 per
+ * second. Every function returns GOTA_OK (0) or a negative GOTA_ERR_* code;
+ * gota_error_text() names it. Nothing here aborts the process on bad input.
+ *
+ * Ownership: a GotaMatch owns all of its state. Buffers passed in are owned by
+ * the caller and only read or written during the call. Pointers handed out
+ * (gota_match_units) stay valid until the next call that changes the match.
+ */
+#ifndef GOTA_H_INCLUDED
+#define GOTA_H_INCLUDED
+#include <stdint.h>
+
+/* ---- error codes ------------------------------------------------------ */
+#define GOTA_OK 0
+#define GOTA_ERR_NULL -1          /* a required pointer (handle, buffer) is NULL */
+#define GOTA_ERR_UNKNOWN_KEY -2   /* config key not known */
+#define GOTA_ERR_RANGE -3         /* a value is outside its allowed range */
+#define GOTA_ERR_BUFFER -4        /* a caller buffer is too small */
+#define GOTA_ERR_OVER -5          /* the match is over; reset it before stepping */
+#define GOTA_ERR_NOMEM -6         /* allocation failed */
+#define GOTA_ERR_INTERNAL -7      /* an internal invariant failed; reset the match */
+#define GOTA_ERR_INDEX -8         /* an index (unit, seat, tile) is out of range */
+
+/* ---- constants -------------------------------------------------------- */
+#define GOTA_TILE 60000           /* world units per tile */
+#define GOTA_MAP_TILES 116        /* the map is 116 x 116 tiles */
+#define GOTA_TICKS_PER_SECOND 24
+#define GOTA_MAX_BATTLE_TICKS 28800
+#define GOTA_MAX_UNITS 768        /* unit slots of one match */
+
+/* unit kinds (the BASIC object kinds of rules section 9) */
+#define GOTA_KIND_NONE 0
+#define GOTA_KIND_GOD 1
+#define GOTA_KIND_HERO 2
+#define GOTA_KIND_CREEP 3
+#define GOTA_KIND_TOWER 4
+#define GOTA_KIND_BARRACKS 5
+#define GOTA_KIND_NEUTRAL 6
+
+/* teams */
+#define GOTA_TEAM_RED 0
+#define GOTA_TEAM_BLUE 1
+#define GOTA_TEAM_NEUTRAL 2
+
+/* tower tiers (GotaUnit.sub for towers) */
+#define GOTA_TIER_OUTER 0
+#define GOTA_TIER_INNER 1
+#define GOTA_TIER_GATE 2
+#define GOTA_TIER_GUARD 3
+
+/* creep kinds (GotaUnit.sub for creeps) */
+#define GOTA_CREEP_MELEE 0
+#define GOTA_CREEP_RANGED 1
+
+/* event types */
+#define GOTA_EVENT_SPAWN 1        /* unit = spawned unit */
+#define GOTA_EVENT_DEATH 2        /* unit = victim, other = killer id (-1 none) */
+#define GOTA_EVENT_STRUCTURE 3    /* a structure destroyed: unit, other = killer */
+#define GOTA_EVENT_WAVE 4         /* a creep wave spawned; value = creeps spawned */
+#define GOTA_EVENT_EXPOSED 5      /* a structure became damageable */
+#define GOTA_EVENT_GAME_OVER 6    /* value = winner team, or -1 draw / timeout */
+
+/* match outcome (GotaMatchInfo.result) */
+#define GOTA_RESULT_RUNNING 0
+#define GOTA_RESULT_WIN 1         /* winner holds the team */
+#define GOTA_RESULT_DRAW 2        /* both gods fell on the same tick */
+#define GOTA_RESULT_TIMEOUT 3     /* battle tick reached max_ticks */
+
+/* ---- configuration ---------------------------------------------------- */
+typedef struct {
+    int64_t seed;           /* match seed, int32 range, default 2026 */
+    int64_t max_ticks;      /* battle ticks before a timeout, 1..28,800 */
+    int64_t wave_interval;  /* ticks between creep waves, 24..28,800, default 480 */
+} GotaConfig;
+
+/* Fill cfg with the defaults. */
+int gota_config_default(GotaConfig *cfg);
+/* Set one key by name; GOTA_ERR_UNKNOWN_KEY or GOTA_ERR_RANGE on bad input. */
+int gota_config_set(GotaConfig *cfg, const char *key, int64_t value);
+/* Space-separated list of the known keys. */
+const char *gota_config_keys(void);
+/* The allowed range of one key, for error messages. */
+int gota_config_range(const char *key, int64_t *lo, int64_t *hi);
+
+/* ---- one match -------------------------------------------------------- */
+typedef struct GotaMatch GotaMatch;
+
+typedef struct {
+    int32_t id;          /* unique within a match, never reused */
+    int32_t x, z;        /* world units, origin at the map centre */
+    int32_t hp, max_hp;
+    int32_t target_id;   /* id of the current attack target, -1 for none */
+    int32_t facing;      /* binary angle, 65,536 per turn, 0 = +x, 16,384 = +z */
+    int32_t damage;      /* damage per hit (0 for buildings that never attack) */
+    int32_t range;       /* attack range in world units */
+    int16_t kind;        /* GOTA_KIND_* (GOTA_KIND_NONE: free slot) */
+    int16_t team;        /* GOTA_TEAM_* */
+    int16_t sub;         /* tower tier, creep kind, neutral tier, hero class */
+    int16_t lane;        /* lane 0..2, -1 for none */
+    int8_t alive;        /* 1 while alive */
+    int8_t exposed;      /* structures: 1 when damageable */
+    int8_t radius_q;     /* body radius in 1/100 tile (0 for buildings) */
+    int8_t pad;
+} GotaUnit;
+
+typedef struct {
+    int32_t tick;        /* ticks since reset (battle ticks) */
+    int32_t result;      /* GOTA_RESULT_* */
+    int32_t winner;      /* winning team for GOTA_RESULT_WIN, else -1 */
+    int32_t god_hp[2];   /* red, blue */
+    int32_t unit_count;  /* slots in use (including corpses) */
+    int32_t nav_revision;/* bumps when a building footprint appears or vanishes */
+    int32_t max_ticks;
+    int64_t seed;
+} GotaMatchInfo;
+
+typedef struct {
+    int32_t tick;
+    int32_t type;        /* GOTA_EVENT_* */
+    int32_t unit;        /* unit id */
+    int32_t other;       /* killer id or -1 */
+    int32_t kind;        /* the unit's GOTA_KIND_* */
+    int32_t team;        /* the unit's team */
+    int32_t value;       /* event specific */
+    int32_t x, z;        /* where it happened */
+} GotaEvent;
+
+/* Create a match and reset it to battle tick 0. On failure returns NULL and
+ * writes the error code to *err (err may be NULL). */
+GotaMatch *gota_match_new(const GotaConfig *cfg, int *err);
+/* Free a match. NULL is accepted and ignored. */
+void gota_match_free(GotaMatch *m);
+/* Restart the match with a seed (int32 range). */
+int gota_match_reset(GotaMatch *m, int64_t seed);
+/* Advance up to `ticks` ticks (>= 1), stopping early when the match ends.
+ * Writes the ticks actually run to *ran (may be NULL). GOTA_ERR_OVER if the
+ * match had already ended. */
+int gota_match_step(GotaMatch *m, int32_t ticks, int32_t *ran);
+int gota_match_info(const GotaMatch *m, GotaMatchInfo *out);
+/* 64-bit hash of every authoritative field, folded field by field. */
+int gota_match_hash(const GotaMatch *m, uint64_t *out);
+/* Zero-copy view of the unit table: *units points at GOTA_MAX_UNITS slots,
+ * *count is the number of slots in use (free slots have kind NONE). */
+int gota_match_units(const GotaMatch *m, const GotaUnit **units, int32_t *count);
+/* Copy events with sequence number >= first into out (cap entries); writes the
+ * number copied and the next sequence number. The log keeps the newest 4,096. */
+int gota_match_events(const GotaMatch *m, int64_t first, GotaEvent *out,
+                      int32_t cap, int32_t *written, int64_t *next);
+/* Team vision: out gets GOTA_MAP_TILES^2 bytes, 1 where `team` sees the tile. */
+int gota_match_vision(const GotaMatch *m, int32_t team, uint8_t *out, int32_t cap);
+/* 1 if `team` currently sees unit slot `index`. */
+int gota_match_unit_visible(const GotaMatch *m, int32_t team, int32_t index, int32_t *out);
+/* Live walkability (static terrain and living building footprints), one byte
+ * per tile. */
+int gota_match_walkable(const GotaMatch *m, uint8_t *out, int32_t cap);
+/* Set a unit's hit points (tests and scenario set-up; clamps to max_hp). */
+int gota_match_debug_set_hp(GotaMatch *m, int32_t index, int32_t hp);
+/* Find a path from (sx,sz) to (gx,gz) with the match's navigation, writing
+ * up to cap waypoints as x,z pairs; *count = waypoints, 0 when unreachable. */
+int gota_match_find_path(GotaMatch *m, int32_t sx, int32_t sz, int32_t gx, int32_t gz,
+                         int32_t *out_xz, int32_t cap, int32_t *count);
+
+/* ---- the shared map --------------------------------------------------- */
+/* terrain materials */
+#define GOTA_MAT_GRASS 1
+#define GOTA_MAT_ROAD 2
+#define GOTA_MAT_ROCK 3
+#define GOTA_MAT_TREES 4
+#define GOTA_MAT_TRAIL 5
+#define GOTA_MAT_WALL 6
+#define GOTA_MAT_WATER 7
+
+typedef struct {
+    int8_t level;        /* -1 lake, 0 low, 1 high ground, 2 castle */
+    uint8_t material;    /* GOTA_MAT_* */
+    uint8_t walkable;    /* static walkability */
+    uint8_t region;      /* GOTA_REGION_* bit set */
+} GotaTile;
+
+#define GOTA_REGION_RED_KEEP 1
+#define GOTA_REGION_BLUE_KEEP 2
+#define GOTA_REGION_RED_SPAWN 4
+#define GOTA_REGION_BLUE_SPAWN 8
+#define GOTA_REGION_LANE 16
+#define GOTA_REGION_CAMP 32
+
+/* Copy the map's tiles (row-major, z rows of x) into out. */
+int gota_map_tiles(GotaTile *out, int32_t cap);
+/* Lane route waypoints of lane 0..2 as x,z pairs in world units, red end first. */
+int gota_map_lane(int32_t lane, int32_t *out_xz, int32_t cap, int32_t *count);
+/* Neutral camps: x,z (world) and tier, 3 ints per camp. */
+int gota_map_camps(int32_t *out, int32_t cap, int32_t *count);
+
+/* ---- errors ----------------------------------------------------------- */
+const char *gota_error_text(int code);
+
+#endif

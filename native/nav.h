@@ -1,0 +1,94 @@
+/*
+ * nav.h -- per-match navigation: live occupancy, A* with string-pulling, a
+ * path cache, steering and body collision (rules section 6).
+ *
+ * Grid A* over tiles with 4-neighbour links taken from MapData.edges (cliffs
+ * are missing links, ramps are present). Step cost 32 + |height change| in
+ * path units (1/32 tile; a level is 32 path units); heuristic Manhattan * 32 +
+ * |height difference|; ties broken by discovery order. The tile path is then
+ * string-pulled: from the current point, jump to the farthest path tile that a
+ * straight line reaches without crossing a blocked tile or a missing link.
+ *
+ * Walkable = MapData.walkable AND no living building footprint on the tile.
+ * nav_set_footprint() adds or removes a footprint and bumps `revision`, which
+ * invalidates every cached path (cache key: start tile, goal tile, revision).
+ *
+ * Steering: a body turns toward its next waypoint at up to NAV_TURN_RATE
+ * binary-angle units per tick (0.35 rad) and steps, at most `speed` world
+ * units and never past the waypoint, only on a tick where it ends fully facing
+ * it; a blocked step slides along the blocking tile edge. Collision: up to 4
+ * relaxation passes push overlapping living bodies apart (half the overlap each,
+ * all of it to the free one if the other is pinned), never through walls.
+ *
+ * Everything is integer arithmetic. A Nav belongs to exactly one match.
+ */
+#ifndef GOTA_NAV_H
+#define GOTA_NAV_H
+#include <stdint.h>
+#include "map.h"
+
+#define NAV_TURN_RATE 3651          /* 0.35 rad in binary angle units (65,536 per turn) */
+#define NAV_REACH 20000             /* a waypoint is reached within 1/3 tile */
+#define NAV_MAX_PATH 24             /* string-pulled waypoints kept per path */
+#define NAV_CACHE_SIZE 256          /* cached paths per match */
+#define NAV_GOAL_SEARCH 8           /* a blocked goal moves to the nearest open tile within +-8 */
+#define NAV_COLLIDE_PASSES 4
+
+typedef struct {
+    int32_t n;                      /* waypoints, 0 = unreachable */
+    int32_t x[NAV_MAX_PATH], z[NAV_MAX_PATH];
+} NavPath;
+
+typedef struct {
+    int32_t start, goal, revision;  /* key; start = -1 for an empty entry */
+    uint32_t last_use;
+    NavPath path;
+} NavCacheEntry;
+
+typedef struct {
+    uint8_t occupied[MAP_TILES];    /* living building footprints covering the tile */
+    int32_t revision;
+    uint32_t clock;                 /* cache use counter */
+    NavCacheEntry cache[NAV_CACHE_SIZE];
+    /* A* scratch, reused across searches (stamp avoids clearing) */
+    uint32_t stamp;
+    uint32_t seen[MAP_TILES];
+    uint32_t closed[MAP_TILES];
+    int32_t g[MAP_TILES];
+    int16_t parent[MAP_TILES];
+    int32_t heap[MAP_TILES];        /* open list: tile indices */
+    int32_t heap_key[MAP_TILES];
+    uint32_t heap_order[MAP_TILES]; /* discovery order, the tie-break */
+} Nav;
+
+/* A body for collision: position in/out, radius in world units. */
+typedef struct {
+    int32_t x, z, radius;
+    uint8_t active;                 /* living body that takes part */
+    uint8_t pinned;                 /* stunned, rooted or channeling: does not get pushed */
+} NavBody;
+
+/* Reset to the static map with no footprints, revision 0, empty cache. */
+void nav_init(Nav *nav);
+/* Add (alive = 1) or remove (alive = 0) a building's footprint; bumps revision. */
+void nav_set_footprint(Nav *nav, const MapBuilding *b, int alive);
+/* Tile open to walking right now. */
+static inline int nav_open(const Nav *nav, const MapData *map, int tile)
+{
+    return map->walkable[tile] && !nav->occupied[tile];
+}
+/* 1 if a straight segment crosses only open tiles through present links. */
+int nav_line_clear(const Nav *nav, const MapData *map, int32_t x0, int32_t z0, int32_t x1, int32_t z1);
+/* Path from (sx,sz) to (gx,gz); the last waypoint is the goal point (or the
+ * centre of the open tile chosen for a blocked goal). Uses the cache.
+ * Returns out->n (0 when no path exists). */
+int nav_find_path(Nav *nav, const MapData *map, int32_t sx, int32_t sz, int32_t gx, int32_t gz,
+                  NavPath *out);
+/* Turn toward (tx,tz) and step if facing it. Updates x, z, facing.
+ * Returns 1 when the body is within NAV_REACH of (tx,tz) after the tick. */
+int nav_steer(const Nav *nav, const MapData *map, int32_t *x, int32_t *z, int32_t *facing,
+              int32_t tx, int32_t tz, int32_t speed);
+/* Relaxation passes over n bodies (bodies on other layers are not passed in). */
+void nav_collide(const Nav *nav, const MapData *map, NavBody *bodies, int n);
+
+#endif

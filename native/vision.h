@@ -1,0 +1,69 @@
+/*
+ * vision.h -- per-team fog of war on the tile grid (rules section 5).
+ *
+ * A tile is visible to a team when some source of that team has it within its
+ * circle (dx^2 + dz^2 <= r^2, in tiles) and the straight ray is not blocked:
+ * n = max(|dx|, |dz|) steps, intermediate cells at the rounded (dx*i/n, dz*i/n)
+ * (ties away from zero), ray height interpolated from (source terrain + eye) to
+ * (target terrain + 3), blocked if an intermediate cell's terrain + blocker >=
+ * the ray height. Heights are in 1/8 tile; terrain = MapData.height8; blockers
+ * are trees/rocks (24, static) and living towers/barracks (28) and gods (32) on
+ * their footprint tiles (a god on its centre tile).
+ *
+ * Sources: heroes r 10 eye 14; lane creeps r 5 eye 12; buildings their own
+ * sight and eye (MapBuilding). Neutrals give no vision.
+ *
+ * Speed: line of sight from every walkable tile is precomputed once per source
+ * kind (shared, immutable) twice: with every building standing and with none.
+ * Where the two agree nothing is traced at run time; where they differ the ray
+ * is traced against the buildings alive now. A team grid is rebuilt only when
+ * one of its source tiles or a building's life changed.
+ */
+#ifndef GOTA_VISION_H
+#define GOTA_VISION_H
+#include <stdint.h>
+#include "map.h"
+
+#define VISION_WORDS 2                 /* 116 bits of a row in two uint64 */
+#define VISION_MAX_SOURCES 640
+
+enum { VISION_HERO = 0, VISION_CREEP = 1, VISION_KINDS = 2 };
+
+typedef struct {
+    int16_t tile;                      /* source tile index */
+    int16_t kind;                      /* VISION_HERO / VISION_CREEP */
+} VisionSource;
+
+/* Immutable line-of-sight tables of one map (opaque). */
+typedef struct VisionTables VisionTables;
+
+/* Tables of the shared map_get() map: built on first use (thread-safe). */
+const VisionTables *vision_tables_get(void);
+/* Tables of any map (tests build small maps); free with vision_tables_free. */
+VisionTables *vision_tables_build(const MapData *map);
+void vision_tables_free(VisionTables *t);
+
+typedef struct {
+    const VisionTables *tables;
+    uint64_t grid[2][MAP_N][VISION_WORDS];   /* per team, bit tx of row tz */
+    uint64_t key[2];                          /* hash of the inputs of the last rebuild */
+    uint8_t valid[2];
+} Vision;
+
+/* Reset: no tile visible, caches invalid. */
+void vision_init(Vision *v, const VisionTables *tables);
+/* Rebuild `team`'s grid from its unit sources plus its living buildings
+ * (building_alive[i] for MapData.building[i], all teams, since every living
+ * building blocks sight). Skips the work when nothing changed since the last
+ * rebuild. */
+void vision_update(Vision *v, int team, const VisionSource *src, int n,
+                   const uint8_t *building_alive);
+static inline int vision_tile(const Vision *v, int team, int tx, int tz)
+{
+    return (int)((v->grid[team][tz][tx >> 6] >> (tx & 63)) & 1u);
+}
+/* A unit at world (x, z) is seen when its tile is visible; a unit exactly on a
+ * tile edge counts as standing on both adjacent tiles. */
+int vision_sees_point(const Vision *v, int team, int32_t x, int32_t z);
+
+#endif

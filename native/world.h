@@ -1,0 +1,140 @@
+/*
+ * world.h -- the state of one match (internal; Python sees gota.h only).
+ *
+ * A GotaMatch owns everything that changes during a battle: the unit table,
+ * per-unit movement and attack state, live navigation, team vision, the RNG,
+ * the hit queue of the current tick and the event log. Shared data (map,
+ * line-of-sight tables) is immutable and only pointed to.
+ *
+ * Units live in fixed slots (GOTA_MAX_UNITS); a slot is reused only after its
+ * corpse is removed, and every unit gets a fresh id. Positions and stats are
+ * integers (world units, ticks, hit points).
+ */
+#ifndef GOTA_WORLD_H
+#define GOTA_WORLD_H
+#include <stdint.h>
+#include "gota.h"
+#include "map.h"
+#include "nav.h"
+#include "vision.h"
+
+/* ---- rule numbers (rules sections 3.3, 3.4, 7) -------------------------- */
+#define CREEP_HP 60
+#define CREEP_DAMAGE 12
+#define CREEP_MELEE_RANGE 54000
+#define CREEP_RANGED_RANGE 240000
+#define CREEP_PERIOD 32
+#define CREEP_HIT_TICK 14
+#define CREEP_SPEED 5500
+#define CREEP_RADIUS 13200            /* 0.22 tile */
+#define CREEP_CAP 480                 /* a wave is skipped past this many lane creeps */
+#define CREEP_KEEP_TARGET (8 * GOTA_TILE)
+#define CREEP_KEEP_BUILDING (112 * GOTA_TILE / 10)   /* 11.2 tiles */
+#define CREEP_ACQUIRE (5 * GOTA_TILE)
+#define CREEP_STRUCTURE_ACQUIRE (7 * GOTA_TILE)
+#define CREEP_WAYPOINT_REACH (6 * GOTA_TILE)
+#define CREEP_CORPSE_TICKS (24 + 60)
+#define CREEP_REPLAN_GOAL 6           /* replan at most every 6 ticks on goal change */
+#define CREEP_REPLAN_FAILED 24        /* after a failed search */
+#define CREEP_STUCK_TICKS 24
+#define BUILDING_MIN_REACH 105000     /* attacks on towers/barracks: max(range, this) to the footprint */
+#define GOD_REACH 255000              /* anyone may hit a god from here */
+#define TOWER_PERIOD 24
+#define WAVE_SPAWNS_PER_BARRACKS_MELEE 3
+#define WAVE_SPAWNS_PER_BARRACKS_RANGED 1
+
+#define HIT_QUEUE_MAX 4096
+#define EVENT_LOG 4096
+#define BUCKET_TILES 4                /* spatial buckets of 4 x 4 tiles */
+#define BUCKET_N ((MAP_N + BUCKET_TILES - 1) / BUCKET_TILES)
+
+/* ---- per-unit state beyond the public GotaUnit ------------------------- */
+typedef struct {
+    int32_t speed;          /* world units per tick */
+    int32_t period;         /* ticks per attack */
+    int32_t windup;         /* swing count at which the hit lands */
+    int32_t swing;          /* attack counter, -1 when not swinging */
+    int32_t building;       /* MapData building index, -1 for mobile units */
+    int32_t waypoint;       /* creeps: next lane waypoint index in walking order */
+    int32_t died_tick;      /* tick of death, for corpse removal */
+    /* path following */
+    NavPath path;
+    int32_t path_i;         /* next waypoint in path */
+    int32_t goal_x, goal_z; /* goal the path was planned for */
+    int32_t path_revision;  /* nav revision the path was planned under */
+    int32_t replan_tick;    /* earliest tick a new plan may be made */
+    int32_t stuck;          /* ticks without progress */
+    int32_t last_x, last_z; /* position at the previous tick, for stuck checks */
+} UnitState;
+
+typedef struct {
+    int32_t target;         /* slot */
+    int32_t attacker;       /* slot */
+    int32_t damage;
+    uint32_t order;         /* seeded hash: the tie-break within one target */
+} Hit;
+
+struct GotaMatch {
+    GotaConfig cfg;
+    const MapData *map;
+    int32_t tick;                 /* battle ticks run since reset */
+    int32_t result, winner;
+    uint64_t rng;                 /* SplitMix64 state */
+    int32_t next_id;
+    int32_t unit_n;               /* slots in use: [0, unit_n) */
+    int32_t lane_creeps;          /* living lane creeps */
+    int32_t god_slot[2];
+    int32_t building_slot[MAP_BUILDINGS];
+    uint8_t building_alive[MAP_BUILDINGS];
+    uint8_t seen_destroyed[2][MAP_BUILDINGS];   /* enemy destruction a team has seen */
+
+    GotaUnit unit[GOTA_MAX_UNITS];
+    UnitState st[GOTA_MAX_UNITS];
+    int32_t snap_x[GOTA_MAX_UNITS], snap_z[GOTA_MAX_UNITS];  /* pre-update positions */
+
+    /* spatial buckets over the snapshot: units of bucket b are
+     * bucket_item[bucket_start[b] .. bucket_start[b+1]) */
+    int32_t bucket_start[BUCKET_N * BUCKET_N + 1];
+    int32_t bucket_item[GOTA_MAX_UNITS];
+
+    Hit hit[HIT_QUEUE_MAX];
+    int32_t hit_n;
+
+    GotaEvent event[EVENT_LOG];   /* ring */
+    int64_t event_next;           /* sequence number of the next event */
+
+    Nav nav;
+    Vision vision;
+};
+
+/* ---- shared helpers between the rule files ----------------------------- */
+/* units.c */
+int unit_alloc(GotaMatch *m);
+void match_event(GotaMatch *m, int type, int slot, int other_id, int value);
+void match_buckets_build(GotaMatch *m);
+int unit_attack_reach_ok(const GotaMatch *m, int attacker, int target, int32_t ax, int32_t az);
+int unit_visible_to(const GotaMatch *m, int team, int slot);
+int unit_hostile(const GotaMatch *m, int a, int b);
+int unit_attackable(const GotaMatch *m, int slot);
+void unit_move_toward(GotaMatch *m, int slot, int32_t gx, int32_t gz);
+void unit_swing(GotaMatch *m, int slot, int target);
+void unit_stop_swing(GotaMatch *m, int slot);
+
+/* structures.c */
+void structures_spawn(GotaMatch *m);
+void structures_sync(GotaMatch *m);
+void towers_update(GotaMatch *m);
+void structure_destroyed(GotaMatch *m, int slot, int killer);
+
+/* creeps.c */
+void creeps_spawn_wave(GotaMatch *m);
+void creeps_update(GotaMatch *m);
+
+/* combat.c */
+void combat_queue(GotaMatch *m, int attacker, int target, int32_t damage);
+void combat_resolve(GotaMatch *m);
+
+/* hash.c */
+uint64_t match_hash(const GotaMatch *m);
+
+#endif
