@@ -54,6 +54,7 @@ typedef struct {
     int32_t period;         /* ticks per attack */
     int32_t windup;         /* swing count at which the hit lands */
     int32_t swing;          /* attack counter, -1 when not swinging */
+    int32_t target;         /* slot of GotaUnit.target_id, -1 for none */
     int32_t building;       /* MapData building index, -1 for mobile units */
     int32_t waypoint;       /* creeps: next lane waypoint index in walking order */
     int32_t died_tick;      /* tick of death, for corpse removal */
@@ -64,7 +65,6 @@ typedef struct {
     int32_t path_revision;  /* nav revision the path was planned under */
     int32_t replan_tick;    /* earliest tick a new plan may be made */
     int32_t stuck;          /* ticks without progress */
-    int32_t last_x, last_z; /* position at the previous tick, for stuck checks */
 } UnitState;
 
 typedef struct {
@@ -91,6 +91,8 @@ struct GotaMatch {
     GotaUnit unit[GOTA_MAX_UNITS];
     UnitState st[GOTA_MAX_UNITS];
     int32_t snap_x[GOTA_MAX_UNITS], snap_z[GOTA_MAX_UNITS];  /* pre-update positions */
+    uint8_t seen[2][GOTA_MAX_UNITS];   /* this tick: team sees the unit (own units always) */
+    int32_t killer[GOTA_MAX_UNITS];    /* this tick: slot whose hit took the unit to 0 HP, -1 none */
 
     /* spatial buckets over the snapshot: units of bucket b are
      * bucket_item[bucket_start[b] .. bucket_start[b+1]) */
@@ -109,7 +111,11 @@ struct GotaMatch {
 
 /* ---- shared helpers between the rule files ----------------------------- */
 /* units.c */
+typedef int (*unit_filter_fn)(const GotaMatch *m, int from, int candidate, const void *ctx);
 int unit_alloc(GotaMatch *m);
+/* Nearest living mobile unit within radius of `from` (snapshot positions) that
+ * `keep` accepts; equal distances go to the lower id. -1 if none. */
+int match_nearest(const GotaMatch *m, int from, int32_t radius, unit_filter_fn keep, const void *ctx);
 void match_event(GotaMatch *m, int type, int slot, int other_id, int value);
 void match_buckets_build(GotaMatch *m);
 int unit_attack_reach_ok(const GotaMatch *m, int attacker, int target, int32_t ax, int32_t az);
@@ -122,6 +128,12 @@ void unit_stop_swing(GotaMatch *m, int slot);
 
 /* structures.c */
 void structures_spawn(GotaMatch *m);
+/* The lane's next enemy structure for a creep of `team`: the lowest standing
+ * tower tier of the lane, then the nearest lane barracks, then the nearest
+ * exposed guard. -1 when none stands. */
+int structure_next_enemy(const GotaMatch *m, int team, int lane, int32_t x, int32_t z);
+/* Slot of `slot`'s target if it still names the same unit, else -1. */
+int unit_target_slot(const GotaMatch *m, int slot);
 void structures_sync(GotaMatch *m);
 void towers_update(GotaMatch *m);
 void structure_destroyed(GotaMatch *m, int slot, int killer);

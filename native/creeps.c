@@ -1,0 +1,199 @@
+/*
+ * creeps.c -- lane creep waves and their AI (rules section 3.3).
+ *
+ * Every wave_interval ticks (Competition 480) each living barracks spawns
+ * 3 melee + 1 ranged creep at its spawn point, sideways offsets -2, -1, 0 and
+ * +1 tiles (melee first), each snapped to the centre of the nearest open tile
+ * (search +-8). A wave is skipped when the living lane creeps plus the new ones
+ * would exceed 480. Red creeps walk their lane's waypoints forward, blue ones
+ * backward; a waypoint counts as reached within 6 tiles.
+ *
+ * Each tick, against the pre-update snapshot, a creep
+ *   1. keeps its target while hostile, visible and within 8 tiles (a building:
+ *      exposed, visible, within 11.2 tiles);
+ *   2. else takes the nearest visible hostile creep or enemy hero within 5 tiles
+ *      (a hero must be strictly closer to win a tie);
+ *   3. else the lane's next enemy structure, if visible within 7 tiles;
+ *   4. else the enemy god, if exposed, visible and within 255,000;
+ *   5. else marches: lane waypoints, then toward the next enemy structure/god.
+ * In reach it swings (period 32, hit at 14, damage 12); otherwise it paths
+ * toward the target, which resets the swing. Corpses vanish 84 ticks after death.
+ */
+#include "world.h"
+#include "fixmath.h"
+
+static int creep_open_tile_near(const GotaMatch *m, int32_t x, int32_t z, int32_t *ox, int32_t *oz)
+{
+    int tx = map_tile_of(x), tz = map_tile_of(z);
+    int best = -1;
+    int64_t best_d = INT64_MAX;
+    for (int dz = -NAV_GOAL_SEARCH; dz <= NAV_GOAL_SEARCH; dz++)
+        for (int dx = -NAV_GOAL_SEARCH; dx <= NAV_GOAL_SEARCH; dx++) {
+            int nx = tx + dx, nz = tz + dz;
+            if (!map_in_bounds(nx, nz)) continue;
+            int t = map_index(nx, nz);
+            if (!nav_open(&m->nav, m->map, t)) continue;
+            int64_t d = (int64_t)dx * dx + (int64_t)dz * dz;
+            if (d < best_d || (d == best_d && t < best)) { best_d = d; best = t; }
+        }
+    if (best < 0) return 0;
+    *ox = map_tile_centre(best % MAP_N);
+    *oz = map_tile_centre(best / MAP_N);
+    return 1;
+}
+
+static int creep_first_waypoint(const GotaMatch *m, int team, int lane)
+{
+    return team == GOTA_TEAM_RED ? 0 : m->map->lane_n[lane] - 1;
+}
+
+static void creep_spawn(GotaMatch *m, const MapBuilding *b, int offset, int sub)
+{
+    int32_t x = b->spawn_x + (int32_t)(((int64_t)b->side_x * offset * GOTA_TILE) >> 16);
+    int32_t z = b->spawn_z + (int32_t)(((int64_t)b->side_z * offset * GOTA_TILE) >> 16);
+    int slot = unit_alloc(m);
+    if (slot < 0 || !creep_open_tile_near(m, x, z, &x, &z)) return;
+    GotaUnit *u = &m->unit[slot];
+    UnitState *s = &m->st[slot];
+    *u = (GotaUnit){0};
+    *s = (UnitState){0};
+    u->id = m->next_id++;
+    u->x = x;
+    u->z = z;
+    u->hp = u->max_hp = CREEP_HP;
+    u->target_id = -1;
+    u->damage = CREEP_DAMAGE;
+    u->range = sub == GOTA_CREEP_MELEE ? CREEP_MELEE_RANGE : CREEP_RANGED_RANGE;
+    u->kind = GOTA_KIND_CREEP;
+    u->team = b->team;
+    u->sub = (int16_t)sub;
+    u->lane = b->lane;
+    u->alive = 1;
+    u->radius_q = 22;
+    s->speed = CREEP_SPEED;
+    s->period = CREEP_PERIOD;
+    s->windup = CREEP_HIT_TICK;
+    s->swing = -1;
+    s->target = -1;
+    s->building = -1;
+    s->waypoint = creep_first_waypoint(m, b->team, b->lane);
+    s->path_revision = -1;
+    int w = s->waypoint;
+    u->facing = fx_atan2((int64_t)m->map->lane_z[b->lane][w] - z, (int64_t)m->map->lane_x[b->lane][w] - x);
+    m->lane_creeps++;
+    match_event(m, GOTA_EVENT_SPAWN, slot, -1, sub);
+}
+
+void creeps_spawn_wave(GotaMatch *m)
+{
+    const MapData *map = m->map;
+    int barracks = 0;
+    for (int i = 0; i < map->building_n; i++)
+        if (m->building_alive[i] && map->building[i].kind == GOTA_KIND_BARRACKS) barracks++;
+    int incoming = barracks * (WAVE_SPAWNS_PER_BARRACKS_MELEE + WAVE_SPAWNS_PER_BARRACKS_RANGED);
+    if (incoming == 0 || m->lane_creeps + incoming > CREEP_CAP) return;
+    int before = m->lane_creeps;
+    for (int i = 0; i < map->building_n; i++) {
+        const MapBuilding *b = &map->building[i];
+        if (!m->building_alive[i] || b->kind != GOTA_KIND_BARRACKS) continue;
+        for (int k = 0; k < WAVE_SPAWNS_PER_BARRACKS_MELEE; k++) creep_spawn(m, b, k - 2, GOTA_CREEP_MELEE);
+        creep_spawn(m, b, 1, GOTA_CREEP_RANGED);
+    }
+    match_event(m, GOTA_EVENT_WAVE, -1, -1, m->lane_creeps - before);
+}
+
+static int creep_target_valid(const GotaMatch *m, int c, int t)
+{
+    if (t < 0 || !unit_attackable(m, t) || !unit_hostile(m, c, t) || !unit_visible_to(m, m->unit[c].team, t))
+        return 0;
+    int kind = m->unit[t].kind;
+    int building = kind == GOTA_KIND_TOWER || kind == GOTA_KIND_BARRACKS || kind == GOTA_KIND_GOD;
+    int64_t keep = building ? CREEP_KEEP_BUILDING : CREEP_KEEP_TARGET;
+    return fx_dist2(m->snap_x[c], m->snap_z[c], m->snap_x[t], m->snap_z[t]) <= keep * keep;
+}
+
+typedef struct { int kind; } CreepPick;
+
+static int creep_accepts(const GotaMatch *m, int from, int j, const void *ctx)
+{
+    const CreepPick *p = ctx;
+    return m->unit[j].kind == p->kind && unit_attackable(m, j) && unit_hostile(m, from, j) &&
+           unit_visible_to(m, m->unit[from].team, j);
+}
+
+static int creep_acquire(const GotaMatch *m, int c)
+{
+    CreepPick creep = {GOTA_KIND_CREEP}, hero = {GOTA_KIND_HERO};
+    int tc = match_nearest(m, c, CREEP_ACQUIRE, creep_accepts, &creep);
+    int th = match_nearest(m, c, CREEP_ACQUIRE, creep_accepts, &hero);
+    if (th < 0) return tc;
+    if (tc < 0) return th;
+    int32_t x = m->snap_x[c], z = m->snap_z[c];
+    return fx_dist2(x, z, m->snap_x[th], m->snap_z[th]) < fx_dist2(x, z, m->snap_x[tc], m->snap_z[tc]) ? th : tc;
+}
+
+static int creep_structure_target(const GotaMatch *m, int c)
+{
+    const GotaUnit *u = &m->unit[c];
+    int32_t x = m->snap_x[c], z = m->snap_z[c];
+    int s = structure_next_enemy(m, u->team, u->lane, x, z);
+    if (s >= 0 && unit_attackable(m, s) && unit_visible_to(m, u->team, s) &&
+        fx_dist2(x, z, m->unit[s].x, m->unit[s].z) <= (int64_t)CREEP_STRUCTURE_ACQUIRE * CREEP_STRUCTURE_ACQUIRE)
+        return s;
+    int god = m->god_slot[1 - u->team];
+    if (unit_attackable(m, god) && unit_visible_to(m, u->team, god) &&
+        fx_dist2(x, z, m->unit[god].x, m->unit[god].z) <= (int64_t)GOD_REACH * GOD_REACH)
+        return god;
+    return -1;
+}
+
+/* No target: walk the lane, then toward the next enemy structure or god. */
+static void creep_march(GotaMatch *m, int c)
+{
+    GotaUnit *u = &m->unit[c];
+    UnitState *s = &m->st[c];
+    const MapData *map = m->map;
+    int step = u->team == GOTA_TEAM_RED ? 1 : -1, n = map->lane_n[u->lane];
+    while (s->waypoint >= 0 && s->waypoint < n &&
+           fx_dist2(u->x, u->z, map->lane_x[u->lane][s->waypoint], map->lane_z[u->lane][s->waypoint]) <=
+               (int64_t)CREEP_WAYPOINT_REACH * CREEP_WAYPOINT_REACH)
+        s->waypoint += step;
+    int32_t gx, gz;
+    if (s->waypoint >= 0 && s->waypoint < n) {
+        gx = map->lane_x[u->lane][s->waypoint];
+        gz = map->lane_z[u->lane][s->waypoint];
+    } else {
+        int t = structure_next_enemy(m, u->team, u->lane, u->x, u->z);
+        if (t < 0) t = m->god_slot[1 - u->team];
+        gx = m->unit[t].x;
+        gz = m->unit[t].z;
+    }
+    unit_move_toward(m, c, gx, gz);
+}
+
+void creeps_update(GotaMatch *m)
+{
+    for (int c = 0; c < m->unit_n; c++) {
+        GotaUnit *u = &m->unit[c];
+        if (!u->alive || u->kind != GOTA_KIND_CREEP) continue;
+        UnitState *s = &m->st[c];
+        int t = unit_target_slot(m, c);
+        if (!creep_target_valid(m, c, t)) t = creep_acquire(m, c);
+        if (t < 0) t = creep_structure_target(m, c);
+        if (t < 0) {
+            s->target = -1;
+            u->target_id = -1;
+            unit_stop_swing(m, c);
+            creep_march(m, c);
+            continue;
+        }
+        s->target = t;
+        if (unit_attack_reach_ok(m, c, t, m->snap_x[c], m->snap_z[c])) {
+            unit_swing(m, c, t);
+        } else {
+            u->target_id = m->unit[t].id;
+            unit_stop_swing(m, c);
+            unit_move_toward(m, c, m->snap_x[t], m->snap_z[t]);
+        }
+    }
+}

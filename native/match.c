@@ -1,0 +1,375 @@
+/*
+ * match.c -- one match: configuration, lifecycle, the tick, and the public
+ * inspection API of gota.h.
+ *
+ * The tick is a fixed list of named phases (rules section 7):
+ *   sync buildings -> creep wave timer -> tick + 1 -> vision -> snapshot ->
+ *   creeps, towers (all against the same snapshot) -> combat resolution
+ *   (hits, then deaths) -> corpse cleanup -> collision -> god check.
+ * A match ends when a god falls (the other team wins; both on one tick: a
+ * draw) or at battle tick max_ticks (timeout).
+ *
+ * Parameters (GotaConfig): seed (int32, default 2026), max_ticks (1..28,800,
+ * default 28,800), wave_interval (24..28,800, default 480 = Competition).
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "world.h"
+#include "rng.h"
+
+/* ---- configuration ------------------------------------------------------ */
+typedef struct {
+    const char *key;
+    size_t offset;
+    int64_t lo, hi, fallback;
+} ConfigKey;
+
+static const ConfigKey config_keys[] = {
+    {"seed", offsetof(GotaConfig, seed), INT32_MIN, INT32_MAX, 2026},
+    {"max_ticks", offsetof(GotaConfig, max_ticks), 1, GOTA_MAX_BATTLE_TICKS, GOTA_MAX_BATTLE_TICKS},
+    {"wave_interval", offsetof(GotaConfig, wave_interval), 24, GOTA_MAX_BATTLE_TICKS, 480},
+};
+#define CONFIG_KEY_N ((int)(sizeof config_keys / sizeof config_keys[0]))
+
+static const ConfigKey *config_find(const char *key)
+{
+    if (!key) return NULL;
+    for (int i = 0; i < CONFIG_KEY_N; i++)
+        if (strcmp(config_keys[i].key, key) == 0) return &config_keys[i];
+    return NULL;
+}
+
+int gota_config_default(GotaConfig *cfg)
+{
+    if (!cfg) return GOTA_ERR_NULL;
+    for (int i = 0; i < CONFIG_KEY_N; i++)
+        *(int64_t *)((char *)cfg + config_keys[i].offset) = config_keys[i].fallback;
+    return GOTA_OK;
+}
+
+int gota_config_set(GotaConfig *cfg, const char *key, int64_t value)
+{
+    if (!cfg || !key) return GOTA_ERR_NULL;
+    const ConfigKey *k = config_find(key);
+    if (!k) return GOTA_ERR_UNKNOWN_KEY;
+    if (value < k->lo || value > k->hi) return GOTA_ERR_RANGE;
+    *(int64_t *)((char *)cfg + k->offset) = value;
+    return GOTA_OK;
+}
+
+const char *gota_config_keys(void)
+{
+    return "seed max_ticks wave_interval";
+}
+
+int gota_config_range(const char *key, int64_t *lo, int64_t *hi)
+{
+    if (!key || !lo || !hi) return GOTA_ERR_NULL;
+    const ConfigKey *k = config_find(key);
+    if (!k) return GOTA_ERR_UNKNOWN_KEY;
+    *lo = k->lo;
+    *hi = k->hi;
+    return GOTA_OK;
+}
+
+static int config_check(const GotaConfig *cfg)
+{
+    for (int i = 0; i < CONFIG_KEY_N; i++) {
+        int64_t v = *(const int64_t *)((const char *)cfg + config_keys[i].offset);
+        if (v < config_keys[i].lo || v > config_keys[i].hi) return GOTA_ERR_RANGE;
+    }
+    return GOTA_OK;
+}
+
+const char *gota_error_text(int code)
+{
+    switch (code) {
+    case GOTA_OK: return "ok";
+    case GOTA_ERR_NULL: return "a required pointer is NULL (closed or missing handle or buffer)";
+    case GOTA_ERR_UNKNOWN_KEY: return "unknown config key";
+    case GOTA_ERR_RANGE: return "value out of range";
+    case GOTA_ERR_BUFFER: return "buffer too small";
+    case GOTA_ERR_OVER: return "the match is over; reset it before stepping";
+    case GOTA_ERR_NOMEM: return "out of memory";
+    case GOTA_ERR_INTERNAL: return "internal error; reset the match";
+    case GOTA_ERR_INDEX: return "index out of range";
+    default: return "unknown error code";
+    }
+}
+
+/* ---- lifecycle ---------------------------------------------------------- */
+static void match_clear(GotaMatch *m, int64_t seed)
+{
+    const MapData *map = m->map;
+    const VisionTables *tables = m->vision.tables;
+    GotaConfig cfg = m->cfg;
+    memset(m, 0, sizeof *m);
+    m->cfg = cfg;
+    m->cfg.seed = seed;
+    m->map = map;
+    m->result = GOTA_RESULT_RUNNING;
+    m->winner = -1;
+    m->next_id = 1;
+    rng_seed(&m->rng, seed);
+    nav_init(&m->nav);
+    vision_init(&m->vision, tables);
+    for (int i = 0; i < GOTA_MAX_UNITS; i++) m->killer[i] = -1;
+}
+
+int gota_match_reset(GotaMatch *m, int64_t seed)
+{
+    if (!m) return GOTA_ERR_NULL;
+    if (seed < INT32_MIN || seed > INT32_MAX) return GOTA_ERR_RANGE;
+    match_clear(m, seed);
+    structures_spawn(m);
+    structures_sync(m);
+    m->next_id = 1000;   /* heroes own ids 100..109 (rules section 7); spawned units start here */
+    return GOTA_OK;
+}
+
+GotaMatch *gota_match_new(const GotaConfig *cfg, int *err)
+{
+    int code = GOTA_OK;
+    GotaMatch *m = NULL;
+    if (!cfg) code = GOTA_ERR_NULL;
+    else if ((code = config_check(cfg)) == GOTA_OK) {
+        m = calloc(1, sizeof *m);
+        if (!m) code = GOTA_ERR_NOMEM;
+    }
+    if (m) {
+        m->cfg = *cfg;
+        m->map = map_get();
+        m->vision.tables = vision_tables_get();
+        if (!m->map || !m->vision.tables) {
+            code = GOTA_ERR_NOMEM;
+            free(m);
+            m = NULL;
+        } else {
+            gota_match_reset(m, cfg->seed);
+        }
+    }
+    if (err) *err = code;
+    return m;
+}
+
+void gota_match_free(GotaMatch *m)
+{
+    free(m);
+}
+
+/* ---- the tick ----------------------------------------------------------- */
+static void phase_vision(GotaMatch *m)
+{
+    VisionSource src[GOTA_MAX_UNITS];
+    for (int team = 0; team < 2; team++) {
+        int n = 0;
+        for (int i = 0; i < m->unit_n; i++) {
+            const GotaUnit *u = &m->unit[i];
+            if (!u->alive || u->team != team) continue;
+            if (u->kind == GOTA_KIND_HERO || u->kind == GOTA_KIND_CREEP)
+                src[n++] = (VisionSource){(int16_t)map_index_of(u->x, u->z),
+                                          (int16_t)(u->kind == GOTA_KIND_HERO ? VISION_HERO : VISION_CREEP)};
+        }
+        vision_update(&m->vision, team, src, n, m->building_alive);
+    }
+    for (int i = 0; i < m->unit_n; i++) {
+        const GotaUnit *u = &m->unit[i];
+        for (int team = 0; team < 2; team++)
+            m->seen[team][i] = u->kind != GOTA_KIND_NONE &&
+                               (u->team == team || vision_sees_point(&m->vision, team, u->x, u->z));
+    }
+    /* a team remembers an enemy building's destruction once it sees the spot */
+    for (int i = 0; i < m->map->building_n; i++) {
+        if (m->building_alive[i]) continue;
+        const MapBuilding *b = &m->map->building[i];
+        int enemy = 1 - b->team;
+        if (!m->seen_destroyed[enemy][i] && vision_sees_point(&m->vision, enemy, b->x, b->z))
+            m->seen_destroyed[enemy][i] = 1;
+    }
+}
+
+static void phase_snapshot(GotaMatch *m)
+{
+    for (int i = 0; i < m->unit_n; i++) {
+        m->snap_x[i] = m->unit[i].x;
+        m->snap_z[i] = m->unit[i].z;
+    }
+    match_buckets_build(m);
+}
+
+static void phase_corpses(GotaMatch *m)
+{
+    for (int i = 0; i < m->unit_n; i++) {
+        GotaUnit *u = &m->unit[i];
+        m->killer[i] = -1;
+        if (u->kind == GOTA_KIND_CREEP && !u->alive && m->tick - m->st[i].died_tick >= CREEP_CORPSE_TICKS) {
+            memset(u, 0, sizeof *u);
+            memset(&m->st[i], 0, sizeof m->st[i]);
+        }
+    }
+    while (m->unit_n > 0 && m->unit[m->unit_n - 1].kind == GOTA_KIND_NONE) m->unit_n--;
+}
+
+static void phase_collision(GotaMatch *m)
+{
+    NavBody body[GOTA_MAX_UNITS];
+    int slot[GOTA_MAX_UNITS], n = 0;
+    for (int i = 0; i < m->unit_n; i++) {
+        const GotaUnit *u = &m->unit[i];
+        if (!u->alive || u->radius_q == 0) continue;
+        body[n] = (NavBody){u->x, u->z, u->radius_q * GOTA_TILE / 100, 1, 0};
+        slot[n++] = i;
+    }
+    nav_collide(&m->nav, m->map, body, n);
+    for (int k = 0; k < n; k++) {
+        m->unit[slot[k]].x = body[k].x;
+        m->unit[slot[k]].z = body[k].z;
+    }
+}
+
+static void phase_god_check(GotaMatch *m)
+{
+    int red_down = !m->unit[m->god_slot[GOTA_TEAM_RED]].alive;
+    int blue_down = !m->unit[m->god_slot[GOTA_TEAM_BLUE]].alive;
+    if (red_down && blue_down) {
+        m->result = GOTA_RESULT_DRAW;
+    } else if (red_down || blue_down) {
+        m->result = GOTA_RESULT_WIN;
+        m->winner = red_down ? GOTA_TEAM_BLUE : GOTA_TEAM_RED;
+    } else if (m->tick >= m->cfg.max_ticks) {
+        m->result = GOTA_RESULT_TIMEOUT;
+    }
+    if (m->result != GOTA_RESULT_RUNNING) match_event(m, GOTA_EVENT_GAME_OVER, -1, -1, m->winner);
+}
+
+static void match_tick(GotaMatch *m)
+{
+    structures_sync(m);
+    if (m->tick % m->cfg.wave_interval == 0) creeps_spawn_wave(m);
+    m->tick++;
+    phase_vision(m);
+    phase_snapshot(m);
+    creeps_update(m);
+    towers_update(m);
+    combat_resolve(m);
+    phase_corpses(m);
+    phase_collision(m);
+    phase_god_check(m);
+}
+
+int gota_match_step(GotaMatch *m, int32_t ticks, int32_t *ran)
+{
+    if (ran) *ran = 0;
+    if (!m) return GOTA_ERR_NULL;
+    if (ticks < 1) return GOTA_ERR_RANGE;
+    if (m->result != GOTA_RESULT_RUNNING) return GOTA_ERR_OVER;
+    int32_t done = 0;
+    while (done < ticks && m->result == GOTA_RESULT_RUNNING) {
+        match_tick(m);
+        done++;
+    }
+    if (ran) *ran = done;
+    return GOTA_OK;
+}
+
+/* ---- inspection --------------------------------------------------------- */
+int gota_match_info(const GotaMatch *m, GotaMatchInfo *out)
+{
+    if (!m || !out) return GOTA_ERR_NULL;
+    out->tick = m->tick;
+    out->result = m->result;
+    out->winner = m->winner;
+    out->god_hp[0] = m->unit[m->god_slot[0]].hp;
+    out->god_hp[1] = m->unit[m->god_slot[1]].hp;
+    out->unit_count = m->unit_n;
+    out->nav_revision = m->nav.revision;
+    out->max_ticks = (int32_t)m->cfg.max_ticks;
+    out->seed = m->cfg.seed;
+    return GOTA_OK;
+}
+
+int gota_match_hash(const GotaMatch *m, uint64_t *out)
+{
+    if (!m || !out) return GOTA_ERR_NULL;
+    *out = match_hash(m);
+    return GOTA_OK;
+}
+
+int gota_match_units(const GotaMatch *m, const GotaUnit **units, int32_t *count)
+{
+    if (!m || !units || !count) return GOTA_ERR_NULL;
+    *units = m->unit;
+    *count = m->unit_n;
+    return GOTA_OK;
+}
+
+int gota_match_events(const GotaMatch *m, int64_t first, GotaEvent *out, int32_t cap, int32_t *written,
+                      int64_t *next)
+{
+    if (!m || !out || !written || !next) return GOTA_ERR_NULL;
+    if (cap < 0 || first < 0) return GOTA_ERR_RANGE;
+    int64_t oldest = m->event_next > EVENT_LOG ? m->event_next - EVENT_LOG : 0;
+    if (first < oldest) first = oldest;
+    int32_t n = 0;
+    while (first + n < m->event_next && n < cap) {
+        out[n] = m->event[(first + n) % EVENT_LOG];
+        n++;
+    }
+    *written = n;
+    *next = first + n;
+    return GOTA_OK;
+}
+
+int gota_match_vision(const GotaMatch *m, int32_t team, uint8_t *out, int32_t cap)
+{
+    if (!m || !out) return GOTA_ERR_NULL;
+    if (team != GOTA_TEAM_RED && team != GOTA_TEAM_BLUE) return GOTA_ERR_INDEX;
+    if (cap < MAP_TILES) return GOTA_ERR_BUFFER;
+    for (int tz = 0; tz < MAP_N; tz++)
+        for (int tx = 0; tx < MAP_N; tx++) out[map_index(tx, tz)] = (uint8_t)vision_tile(&m->vision, team, tx, tz);
+    return GOTA_OK;
+}
+
+int gota_match_unit_visible(const GotaMatch *m, int32_t team, int32_t index, int32_t *out)
+{
+    if (!m || !out) return GOTA_ERR_NULL;
+    if (team != GOTA_TEAM_RED && team != GOTA_TEAM_BLUE) return GOTA_ERR_INDEX;
+    if (index < 0 || index >= m->unit_n) return GOTA_ERR_INDEX;
+    *out = m->seen[team][index];
+    return GOTA_OK;
+}
+
+int gota_match_walkable(const GotaMatch *m, uint8_t *out, int32_t cap)
+{
+    if (!m || !out) return GOTA_ERR_NULL;
+    if (cap < MAP_TILES) return GOTA_ERR_BUFFER;
+    for (int t = 0; t < MAP_TILES; t++) out[t] = (uint8_t)nav_open(&m->nav, m->map, t);
+    return GOTA_OK;
+}
+
+int gota_match_debug_set_hp(GotaMatch *m, int32_t index, int32_t hp)
+{
+    if (!m) return GOTA_ERR_NULL;
+    if (index < 0 || index >= m->unit_n || m->unit[index].kind == GOTA_KIND_NONE) return GOTA_ERR_INDEX;
+    GotaUnit *u = &m->unit[index];
+    if (!u->alive) return GOTA_ERR_INDEX;
+    if (hp < 1) return GOTA_ERR_RANGE;
+    u->hp = hp > u->max_hp ? u->max_hp : hp;
+    return GOTA_OK;
+}
+
+int gota_match_find_path(GotaMatch *m, int32_t sx, int32_t sz, int32_t gx, int32_t gz, int32_t *out_xz,
+                         int32_t cap, int32_t *count)
+{
+    if (!m || !out_xz || !count) return GOTA_ERR_NULL;
+    if (!map_world_inside(sx, sz) || !map_world_inside(gx, gz)) return GOTA_ERR_RANGE;
+    NavPath path;
+    nav_find_path(&m->nav, m->map, sx, sz, gx, gz, &path);
+    if (cap < 2 * path.n) return GOTA_ERR_BUFFER;
+    for (int k = 0; k < path.n; k++) {
+        out_xz[2 * k] = path.x[k];
+        out_xz[2 * k + 1] = path.z[k];
+    }
+    *count = path.n;
+    return GOTA_OK;
+}

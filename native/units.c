@@ -1,0 +1,199 @@
+/*
+ * units.c -- what every unit kind shares: slots and ids, the event log, the
+ * per-tick spatial buckets, visibility and hostility tests, attack reach
+ * (rules section 3.1: centre range for units, max(range, 105,000) to the
+ * nearest point of a tower or barracks footprint, 255,000 to a god's centre),
+ * the swing counter, and path following for mobile units (rules section 6:
+ * replan at most every 6 ticks on a goal change, 24 ticks after a failed
+ * search, or after 24 stuck ticks).
+ *
+ * All positions are world units; all decisions read the pre-update snapshot
+ * (snap_x/snap_z) so the order in which units are updated never matters.
+ */
+#include <string.h>
+#include "world.h"
+#include "fixmath.h"
+
+int unit_alloc(GotaMatch *m)
+{
+    for (int i = 0; i < m->unit_n; i++)
+        if (m->unit[i].kind == GOTA_KIND_NONE) return i;
+    if (m->unit_n >= GOTA_MAX_UNITS) return -1;
+    return m->unit_n++;
+}
+
+void match_event(GotaMatch *m, int type, int slot, int other_id, int value)
+{
+    GotaEvent *e = &m->event[m->event_next % EVENT_LOG];
+    const GotaUnit *u = slot >= 0 ? &m->unit[slot] : NULL;
+    e->tick = m->tick;
+    e->type = type;
+    e->unit = u ? u->id : -1;
+    e->other = other_id;
+    e->kind = u ? u->kind : GOTA_KIND_NONE;
+    e->team = u ? u->team : -1;
+    e->value = value;
+    e->x = u ? u->x : 0;
+    e->z = u ? u->z : 0;
+    m->event_next++;
+}
+
+static int bucket_of(int32_t x, int32_t z)
+{
+    int bx = map_tile_of(x) / BUCKET_TILES, bz = map_tile_of(z) / BUCKET_TILES;
+    if (bx < 0) bx = 0;
+    if (bz < 0) bz = 0;
+    if (bx >= BUCKET_N) bx = BUCKET_N - 1;
+    if (bz >= BUCKET_N) bz = BUCKET_N - 1;
+    return bz * BUCKET_N + bx;
+}
+
+static int is_mobile(int kind)
+{
+    return kind == GOTA_KIND_HERO || kind == GOTA_KIND_CREEP || kind == GOTA_KIND_NEUTRAL;
+}
+
+/* Counting sort of the living mobile units by bucket, in slot order. */
+void match_buckets_build(GotaMatch *m)
+{
+    int32_t *start = m->bucket_start;
+    memset(start, 0, sizeof m->bucket_start);
+    for (int i = 0; i < m->unit_n; i++) {
+        const GotaUnit *u = &m->unit[i];
+        if (u->alive && is_mobile(u->kind)) start[bucket_of(m->snap_x[i], m->snap_z[i]) + 1]++;
+    }
+    for (int b = 0; b < BUCKET_N * BUCKET_N; b++) start[b + 1] += start[b];
+    int32_t fill[BUCKET_N * BUCKET_N];
+    memcpy(fill, start, sizeof fill);
+    for (int i = 0; i < m->unit_n; i++) {
+        const GotaUnit *u = &m->unit[i];
+        if (u->alive && is_mobile(u->kind))
+            m->bucket_item[fill[bucket_of(m->snap_x[i], m->snap_z[i])]++] = i;
+    }
+}
+
+int match_nearest(const GotaMatch *m, int from, int32_t radius, unit_filter_fn keep, const void *ctx)
+{
+    int32_t x = m->snap_x[from], z = m->snap_z[from];
+    int bx0 = bucket_of(x - radius, z - radius), bx1 = bucket_of(x + radius, z + radius);
+    int bz0 = bx0 / BUCKET_N, bz1 = bx1 / BUCKET_N;
+    bx0 %= BUCKET_N;
+    bx1 %= BUCKET_N;
+    int64_t best_d = (int64_t)radius * radius;
+    int best = -1;
+    for (int bz = bz0; bz <= bz1; bz++)
+        for (int bx = bx0; bx <= bx1; bx++) {
+            int b = bz * BUCKET_N + bx;
+            for (int k = m->bucket_start[b]; k < m->bucket_start[b + 1]; k++) {
+                int j = m->bucket_item[k];
+                if (j == from) continue;
+                int64_t d = fx_dist2(x, z, m->snap_x[j], m->snap_z[j]);
+                if (d > best_d) continue;
+                if (!keep(m, from, j, ctx)) continue;
+                /* equal distances: the lower id wins (ids grow with spawn order) */
+                if (d < best_d || best < 0 || m->unit[j].id < m->unit[best].id) {
+                    best_d = d;
+                    best = j;
+                }
+            }
+        }
+    return best;
+}
+
+int unit_visible_to(const GotaMatch *m, int team, int slot)
+{
+    return team >= 0 && team < 2 && m->seen[team][slot];
+}
+
+int unit_hostile(const GotaMatch *m, int a, int b)
+{
+    return m->unit[a].team != m->unit[b].team;
+}
+
+int unit_attackable(const GotaMatch *m, int slot)
+{
+    const GotaUnit *u = &m->unit[slot];
+    if (!u->alive) return 0;
+    if (u->kind == GOTA_KIND_TOWER || u->kind == GOTA_KIND_BARRACKS || u->kind == GOTA_KIND_GOD)
+        return u->exposed;
+    return 1;
+}
+
+/* Squared distance from (x,z) to the nearest point of a building footprint. */
+static int64_t footprint_dist2(const MapBuilding *b, int32_t x, int32_t z)
+{
+    int64_t best = INT64_MAX;
+    for (int k = 0; k < b->footprint_n; k++) {
+        int t = b->footprint[k];
+        int32_t x0 = (t % MAP_N - MAP_N / 2) * GOTA_TILE, z0 = (t / MAP_N - MAP_N / 2) * GOTA_TILE;
+        int32_t cx = x < x0 ? x0 : (x > x0 + GOTA_TILE ? x0 + GOTA_TILE : x);
+        int32_t cz = z < z0 ? z0 : (z > z0 + GOTA_TILE ? z0 + GOTA_TILE : z);
+        int64_t d = fx_dist2(x, z, cx, cz);
+        if (d < best) best = d;
+    }
+    return best;
+}
+
+int unit_attack_reach_ok(const GotaMatch *m, int attacker, int target, int32_t ax, int32_t az)
+{
+    const GotaUnit *t = &m->unit[target];
+    int32_t range = m->unit[attacker].range;
+    if (t->kind == GOTA_KIND_GOD) {
+        int64_t r = range > GOD_REACH ? range : GOD_REACH;
+        return fx_dist2(ax, az, t->x, t->z) <= r * r;
+    }
+    if (t->kind == GOTA_KIND_TOWER || t->kind == GOTA_KIND_BARRACKS) {
+        int64_t r = range > BUILDING_MIN_REACH ? range : BUILDING_MIN_REACH;
+        return footprint_dist2(&m->map->building[m->st[target].building], ax, az) <= r * r;
+    }
+    return fx_dist2(ax, az, m->snap_x[target], m->snap_z[target]) <= (int64_t)range * range;
+}
+
+void unit_stop_swing(GotaMatch *m, int slot)
+{
+    m->st[slot].swing = -1;
+}
+
+/* One tick of attacking `target`, in reach: the counter starts at 0 on the
+ * first tick, the hit lands when it reaches the windup, a new swing starts
+ * when it reaches the period. */
+void unit_swing(GotaMatch *m, int slot, int target)
+{
+    UnitState *s = &m->st[slot];
+    if (m->unit[slot].target_id != m->unit[target].id) {
+        m->unit[slot].target_id = m->unit[target].id;
+        s->swing = -1;
+    }
+    if (s->swing < 0) s->swing = 0;
+    else if (++s->swing >= s->period) s->swing = 0;
+    if (s->swing == s->windup) combat_queue(m, slot, target, m->unit[slot].damage);
+}
+
+static void plan(GotaMatch *m, int slot, int32_t gx, int32_t gz)
+{
+    UnitState *s = &m->st[slot];
+    nav_find_path(&m->nav, m->map, m->unit[slot].x, m->unit[slot].z, gx, gz, &s->path);
+    s->path_i = 0;
+    s->goal_x = gx;
+    s->goal_z = gz;
+    s->path_revision = m->nav.revision;
+    s->stuck = 0;
+    s->replan_tick = m->tick + (s->path.n ? CREEP_REPLAN_GOAL : CREEP_REPLAN_FAILED);
+}
+
+/* Follow a path toward (gx, gz), replanning under the section 6 rules. */
+void unit_move_toward(GotaMatch *m, int slot, int32_t gx, int32_t gz)
+{
+    GotaUnit *u = &m->unit[slot];
+    UnitState *s = &m->st[slot];
+    int exhausted = s->path_i >= s->path.n;
+    int goal_moved = map_index_of(gx, gz) != map_index_of(s->goal_x, s->goal_z);
+    int stale = s->path_revision != m->nav.revision;
+    if (m->tick >= s->replan_tick && (exhausted || goal_moved || stale || s->stuck >= CREEP_STUCK_TICKS))
+        plan(m, slot, gx, gz);
+    if (s->path_i >= s->path.n) return;
+    int32_t px = u->x, pz = u->z;
+    int32_t wx = s->path.x[s->path_i], wz = s->path.z[s->path_i];
+    if (nav_steer(&m->nav, m->map, &u->x, &u->z, &u->facing, wx, wz, s->speed)) s->path_i++;
+    s->stuck = (u->x == px && u->z == pz) ? s->stuck + 1 : 0;
+}
