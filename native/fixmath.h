@@ -40,7 +40,7 @@ static inline int32_t fx_atan2(int64_t dz, int64_t dx)
     if (dx < 0) { dx = -dx; dz = -dz; angle = 32768 * 256; }
     /* scale down so the iterations cannot overflow */
     while (dx > ((int64_t)1 << 40) || dz > ((int64_t)1 << 40) || dz < -((int64_t)1 << 40)) { dx >>= 1; dz >>= 1; }
-    dx <<= 16; dz <<= 16;
+    dx *= 65536; dz *= 65536;
     for (int i = 0; i < 16; i++) {
         int64_t nx, nz;
         if (dz > 0) { nx = dx + (dz >> i); nz = dz - (dx >> i); angle += atan_tab[i]; }

@@ -33,6 +33,7 @@
 #define NAV_CACHE_SIZE 256          /* cached paths per match */
 #define NAV_GOAL_SEARCH 8           /* a blocked goal moves to the nearest open tile within +-8 */
 #define NAV_COLLIDE_PASSES 4
+#define NAV_MAX_BODIES 1024         /* nav_collide handles at most this many bodies */
 
 typedef struct {
     int32_t n;                      /* waypoints, 0 = unreachable */
@@ -42,7 +43,8 @@ typedef struct {
 typedef struct {
     int32_t start, goal, revision;  /* key; start = -1 for an empty entry */
     uint32_t last_use;
-    NavPath path;
+    int32_t complete;               /* path ends at the goal (not cut at NAV_MAX_PATH) */
+    NavPath path;                   /* canonical path: pulled from the start tile centre */
 } NavCacheEntry;
 
 typedef struct {
@@ -56,9 +58,12 @@ typedef struct {
     uint32_t closed[MAP_TILES];
     int32_t g[MAP_TILES];
     int16_t parent[MAP_TILES];
-    int32_t heap[MAP_TILES];        /* open list: tile indices */
-    int32_t heap_key[MAP_TILES];
-    uint32_t heap_order[MAP_TILES]; /* discovery order, the tie-break */
+    int32_t heap[MAP_TILES];        /* after a search: the tile path, start first */
+    /* open list (4-ary heap), one word per entry: f = g + h in bits 28..63,
+     * discovery order (the tie-break) in bits 14..27, tile index in bits 0..13;
+     * UINT64_MAX sentinel words past the end */
+    uint64_t heap_kv[MAP_TILES + 4];
+    int16_t heap_pos[MAP_TILES];    /* tile -> slot in heap_kv (valid while seen and open) */
 } Nav;
 
 /* A body for collision: position in/out, radius in world units. */

@@ -21,11 +21,13 @@
  */
 #ifndef GOTA_VISION_H
 #define GOTA_VISION_H
+#include <stddef.h>
 #include <stdint.h>
 #include "map.h"
 
 #define VISION_WORDS 2                 /* 116 bits of a row in two uint64 */
 #define VISION_MAX_SOURCES 640
+#define VISION_MAX_RADIUS 15            /* sight radii are clamped to this (window rows fit 32 bits) */
 
 enum { VISION_HERO = 0, VISION_CREEP = 1, VISION_KINDS = 2 };
 
@@ -42,6 +44,8 @@ const VisionTables *vision_tables_get(void);
 /* Tables of any map (tests build small maps); free with vision_tables_free. */
 VisionTables *vision_tables_build(const MapData *map);
 void vision_tables_free(VisionTables *t);
+/* Heap bytes held by the tables (struct plus per-tile windows); 0 for NULL. */
+size_t vision_tables_bytes(const VisionTables *t);
 
 typedef struct {
     const VisionTables *tables;

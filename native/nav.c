@@ -1,0 +1,622 @@
+/*
+ * nav.c -- per-match navigation (rules section 6): live building occupancy,
+ * exact segment-versus-grid tests, tile A* with string-pulling and a path
+ * cache, integer steering and body collision.
+ *
+ * Units. Positions are int32 world units (60,000 per tile, origin at the map
+ * centre). A* costs are path units (1/32 tile): a step costs 32 + |height
+ * change| where a tile's height in path units is MapData.height8 * 4 (a level
+ * = 8 eighths = 32 path units). Angles are binary angles (65,536 per turn).
+ *
+ * Tiles are half-open squares [tx*T, (tx+1)*T) in map-corner coordinates, so a
+ * point belongs to exactly the tile map_tile_of() names.
+ *
+ * nav_line_clear walks every tile the segment passes through (exact integer
+ * crossing order by cross-multiplication, no rounding). Each tile must be open
+ * (static walkable and no footprint) and every step between 4-neighbours must
+ * use a present link (MapData.edges). When the segment passes exactly through
+ * a tile corner, both L-shaped detours (both side tiles and all four links)
+ * must be valid. A segment with an end outside the map tiles is not clear.
+ *
+ * nav_find_path. Cache design (transparent by construction):
+ *   - First, if nav_line_clear(start point, goal point) the result is [goal].
+ *   - Otherwise a CANONICAL path is computed for the key (start tile, goal
+ *     tile, revision): A* from the start tile to the goal tile (or the open
+ *     tile chosen for a blocked goal), string-pulled from the start TILE
+ *     CENTRE to the goal TILE CENTRE, at most NAV_MAX_PATH waypoints. It is a
+ *     pure function of the key and of the occupancy at that revision, so it is
+ *     cached in the NAV_CACHE_SIZE table and a hit is bit-identical to a fresh
+ *     computation.
+ *   - The returned path is then derived from the canonical one and the exact
+ *     points, again with no dependence on cache history: the canonical goal
+ *     centre is replaced by the exact goal point (when the goal tile is open
+ *     and the canonical path is complete); the first waypoint is re-pulled from
+ *     the exact start point (the farthest canonical waypoint it sees clearly;
+ *     if it sees none, the start tile centre is visited first, or, from a
+ *     blocked start tile, the canonical path is followed as is); if the last
+ *     leg to the exact goal is not clear, the goal tile centre is put before it.
+ *   So a cold and a warm cache always give identical paths; the cache only
+ *   saves the A* and the string pulling.
+ *   Start and goal points are first clamped into the map's rim margin.
+ *   A blocked start tile may be left (its neighbours must be open); a blocked
+ *   goal tile is replaced by the nearest open tile within +-NAV_GOAL_SEARCH
+ *   (squared tile distance, then tile index). A* ties are broken by discovery
+ *   order (first discovery; a node keeps its order when its cost improves).
+ *   Neighbours are expanded in the order +x, -x, +z, -z. The open list is a
+ *   4-ary heap of packed words (f, discovery order, tile), so a comparison is
+ *   one integer compare; seen/closed use a per-search stamp (no clearing).
+ *
+ * nav_steer turns by at most NAV_TURN_RATE per tick and steps only on a tick
+ * where it ends exactly facing the target; the step keeps the exact (dx, dz)
+ * direction, is at most `speed` and never passes the target. A blocked step
+ * slides: x-only component, else z-only component, else no move. A blocked
+ * step means: leaves the rim margin, or the straight move enters a non-open
+ * tile or crosses a missing link (the tile the body stands on may itself be
+ * blocked, so a body pushed onto a footprint can walk off it).
+ *
+ * nav_collide runs up to NAV_COLLIDE_PASSES Gauss-Seidel passes; pairs are
+ * handled in index order (i ascending, then j ascending) using a dense bucket
+ * grid rebuilt per pass on the stack (~30 KB; cells of one tile, or of the
+ * largest diameter if bigger). Overlap is split half/half (the odd unit to the higher
+ * index), all of it to the free body when the other is pinned. A share that
+ * would move a body out of the rim margin, into a non-open tile or across a
+ * missing link is dropped for that body, and the other (unpinned) body then
+ * takes the whole overlap if it can. Coincident centres separate along x: the
+ * lower index goes -x. Passes stop early when a pass moves nothing.
+ *
+ * Ownership: a Nav belongs to one match and is only touched by that match's
+ * thread. MapData is shared and read-only. No global mutable state, no
+ * allocation, integer arithmetic only.
+ */
+#include "nav.h"
+#include <string.h>
+#include "fixmath.h"
+
+#define NAV_PROBE 8                 /* cache slots probed per key */
+
+_Static_assert(MAP_TILES < 32767, "parent/heap_pos are int16");
+_Static_assert(NAV_MAX_BODIES < 32767, "collision lists are int16");
+_Static_assert((NAV_CACHE_SIZE & (NAV_CACHE_SIZE - 1)) == 0, "cache size is a power of two");
+
+/* ---- occupancy ----------------------------------------------------------- */
+
+void nav_init(Nav *nav)
+{
+    memset(nav, 0, sizeof *nav);
+    for (int i = 0; i < NAV_CACHE_SIZE; i++) nav->cache[i].start = -1;
+}
+
+void nav_set_footprint(Nav *nav, const MapBuilding *b, int alive)
+{
+    int n = b->footprint_n;
+    if (n > MAP_MAX_FOOTPRINT) n = MAP_MAX_FOOTPRINT;
+    for (int i = 0; i < n; i++) {
+        int t = b->footprint[i];
+        if (t < 0 || t >= MAP_TILES) continue;
+        if (alive) {
+            if (nav->occupied[t] < 255) nav->occupied[t]++;
+        } else if (nav->occupied[t] > 0) {
+            nav->occupied[t]--;
+        }
+    }
+    nav->revision++;
+}
+
+/* ---- segment walk -------------------------------------------------------- */
+
+static int open_xy(const Nav *nav, const MapData *map, int tx, int tz)
+{
+    return map_in_bounds(tx, tz) && nav_open(nav, map, map_index(tx, tz));
+}
+
+/* link between (tx,tz) and (tx+sx,tz), sx = +-1 */
+static int link_x(const MapData *map, int tx, int tz, int sx)
+{
+    int ax = sx > 0 ? tx : tx - 1;
+    if (ax < 0 || ax + 1 >= MAP_N || tz < 0 || tz >= MAP_N) return 0;
+    return (map->edges[map_index(ax, tz)] & MAP_EDGE_E) != 0;
+}
+
+/* link between (tx,tz) and (tx,tz+sz), sz = +-1 */
+static int link_z(const MapData *map, int tx, int tz, int sz)
+{
+    int az = sz > 0 ? tz : tz - 1;
+    if (az < 0 || az + 1 >= MAP_N || tx < 0 || tx >= MAP_N) return 0;
+    return (map->edges[map_index(tx, az)] & MAP_EDGE_S) != 0;
+}
+
+static int64_t abs64(int64_t v) { return v < 0 ? -v : v; }
+
+/* Walk the tiles of segment (x0,z0)-(x1,z1); 1 if every tile after the first
+ * is open and every step uses a link. need_start: the first tile must be
+ * open too. Both ends must lie on map tiles. */
+static int walk(const Nav *nav, const MapData *map, int32_t x0, int32_t z0, int32_t x1, int32_t z1,
+                int need_start)
+{
+    const int64_t T = GOTA_TILE, W = (int64_t)MAP_N * GOTA_TILE;
+    int64_t X0 = (int64_t)x0 + MAP_HALF_WORLD, Z0 = (int64_t)z0 + MAP_HALF_WORLD;
+    int64_t X1 = (int64_t)x1 + MAP_HALF_WORLD, Z1 = (int64_t)z1 + MAP_HALF_WORLD;
+    if (X0 < 0 || Z0 < 0 || X1 < 0 || Z1 < 0 || X0 >= W || Z0 >= W || X1 >= W || Z1 >= W) return 0;
+    int tx = (int)(X0 / T), tz = (int)(Z0 / T);
+    int ex = (int)(X1 / T), ez = (int)(Z1 / T);
+    if (need_start && !open_xy(nav, map, tx, tz)) return 0;
+    int64_t dx = X1 - X0, dz = Z1 - Z0;
+    int64_t adx = abs64(dx), adz = abs64(dz);
+    int sx = dx > 0 ? 1 : -1, sz = dz > 0 ? 1 : -1;
+    int nx = ex > tx ? ex - tx : tx - ex;
+    int nz = ez > tz ? ez - tz : tz - ez;
+    while (nx > 0 || nz > 0) {
+        int step;                       /* 1 = x, 2 = z, 3 = corner */
+        if (nz == 0) step = 1;
+        else if (nx == 0) step = 2;
+        else {
+            /* crossing parameters t = |b - p0| / |d|, compared exactly */
+            int64_t bx = sx > 0 ? (int64_t)(tx + 1) * T : (int64_t)tx * T;
+            int64_t bz = sz > 0 ? (int64_t)(tz + 1) * T : (int64_t)tz * T;
+            int64_t ax = abs64(bx - X0) * adz, az = abs64(bz - Z0) * adx;
+            step = ax < az ? 1 : ax > az ? 2 : 3;
+        }
+        if (step == 1) {
+            if (!link_x(map, tx, tz, sx) || !open_xy(nav, map, tx + sx, tz)) return 0;
+            tx += sx; nx--;
+        } else if (step == 2) {
+            if (!link_z(map, tx, tz, sz) || !open_xy(nav, map, tx, tz + sz)) return 0;
+            tz += sz; nz--;
+        } else {
+            /* exact corner: both L-shaped detours must be valid */
+            if (!open_xy(nav, map, tx + sx, tz) || !open_xy(nav, map, tx, tz + sz) ||
+                !open_xy(nav, map, tx + sx, tz + sz)) return 0;
+            if (!link_x(map, tx, tz, sx) || !link_z(map, tx + sx, tz, sz)) return 0;
+            if (!link_z(map, tx, tz, sz) || !link_x(map, tx, tz + sz, sx)) return 0;
+            tx += sx; tz += sz; nx--; nz--;
+        }
+    }
+    return 1;
+}
+
+int nav_line_clear(const Nav *nav, const MapData *map, int32_t x0, int32_t z0, int32_t x1, int32_t z1)
+{
+    return walk(nav, map, x0, z0, x1, z1, 1);
+}
+
+/* a body may move from (x0,z0) to (x1,z1) in one straight step */
+static int move_ok(const Nav *nav, const MapData *map, int32_t x0, int32_t z0, int32_t x1, int32_t z1)
+{
+    return map_world_inside(x1, z1) && walk(nav, map, x0, z0, x1, z1, 0);
+}
+
+/* ---- A* ------------------------------------------------------------------ */
+
+static int32_t tile_h(const MapData *map, int t) { return (int32_t)map->height8[t] * 4; }
+
+static int32_t heur(const MapData *map, int t, int goal)
+{
+    int dx = t % MAP_N - goal % MAP_N, dz = t / MAP_N - goal / MAP_N;
+    int32_t dh = tile_h(map, t) - tile_h(map, goal);
+    return 32 * ((dx < 0 ? -dx : dx) + (dz < 0 ? -dz : dz)) + (dh < 0 ? -dh : dh);
+}
+
+#define KV_TILE_BITS 14
+#define KV_ORDER_BITS 14
+#define KV_KEY_SHIFT (KV_TILE_BITS + KV_ORDER_BITS)
+_Static_assert(MAP_TILES <= (1 << KV_TILE_BITS), "tile index fits the heap word");
+
+static uint64_t kv_make(int64_t f, uint32_t order, int tile)
+{
+    return ((uint64_t)f << KV_KEY_SHIFT) | ((uint64_t)order << KV_TILE_BITS) | (uint64_t)tile;
+}
+
+static int kv_tile(uint64_t kv) { return (int)(kv & ((1u << KV_TILE_BITS) - 1)); }
+
+static void heap_up(Nav *nav, int i)
+{
+    uint64_t v = nav->heap_kv[i];
+    while (i > 0) {
+        int p = (i - 1) >> 2;
+        uint64_t pv = nav->heap_kv[p];
+        if (pv <= v) break;
+        nav->heap_kv[i] = pv;
+        nav->heap_pos[kv_tile(pv)] = (int16_t)i;
+        i = p;
+    }
+    nav->heap_kv[i] = v;
+    nav->heap_pos[kv_tile(v)] = (int16_t)i;
+}
+
+/* 4-ary heap. Sift down; heap_kv[n..n+2] always hold UINT64_MAX sentinels so
+ * the four children can be compared without bounds tests */
+static void heap_down(Nav *nav, int i, int n)
+{
+    uint64_t v = nav->heap_kv[i];
+    uint64_t *h = nav->heap_kv;
+    for (;;) {
+        int c = 4 * i + 1;
+        if (c >= n) break;
+        int m01 = c + (h[c + 1] < h[c]);
+        int m23 = c + 2 + (h[c + 3] < h[c + 2]);
+        int m = h[m23] < h[m01] ? m23 : m01;
+        uint64_t mv = h[m];
+        if (v <= mv) break;
+        h[i] = mv;
+        nav->heap_pos[kv_tile(mv)] = (int16_t)i;
+        i = m;
+    }
+    h[i] = v;
+    nav->heap_pos[kv_tile(v)] = (int16_t)i;
+}
+
+/* A* from start to goal (goal open). On success the tile path start..goal is
+ * written to nav->heap[0..len-1] and len returned; 0 when unreachable.
+ * Heap words order by f, then discovery order (unique), so the tile bits
+ * never decide. A node keeps its discovery order when its g improves. */
+static int astar(Nav *nav, const MapData *map, int start, int goal)
+{
+    uint32_t s = ++nav->stamp;
+    if (s == 0) {
+        memset(nav->seen, 0, sizeof nav->seen);
+        memset(nav->closed, 0, sizeof nav->closed);
+        s = nav->stamp = 1;
+    }
+    uint32_t order = 0;
+    nav->seen[start] = s;
+    nav->g[start] = 0;
+    nav->parent[start] = -1;
+    nav->heap_kv[0] = kv_make(heur(map, start, goal), order++, start);
+    nav->heap_pos[start] = 0;
+    nav->heap_kv[1] = nav->heap_kv[2] = nav->heap_kv[3] = UINT64_MAX;
+    int n = 1, found = 0;
+    const int32_t gh = tile_h(map, goal);
+    const int gxx = goal % MAP_N, gzz = goal / MAP_N;
+    while (n > 0) {
+        int t = kv_tile(nav->heap_kv[0]);
+        n--;
+        if (n > 0) {
+            nav->heap_kv[0] = nav->heap_kv[n];
+            nav->heap_kv[n] = UINT64_MAX;
+            heap_down(nav, 0, n);
+        }
+        if (t == goal) { found = 1; break; }
+        nav->closed[t] = s;
+        int tx = t % MAP_N, tz = t / MAP_N;
+        int32_t gt = nav->g[t], ht = tile_h(map, t);
+        uint8_t ed = map->edges[t];
+        for (int k = 0; k < 4; k++) {
+            int nb;
+            if (k == 0) { if (!(ed & MAP_EDGE_E) || tx + 1 >= MAP_N) continue; nb = t + 1; }
+            else if (k == 1) { if (tx == 0 || !(map->edges[t - 1] & MAP_EDGE_E)) continue; nb = t - 1; }
+            else if (k == 2) { if (!(ed & MAP_EDGE_S) || tz + 1 >= MAP_N) continue; nb = t + MAP_N; }
+            else { if (tz == 0 || !(map->edges[t - MAP_N] & MAP_EDGE_S)) continue; nb = t - MAP_N; }
+            if (nav->closed[nb] == s || !nav_open(nav, map, nb)) continue;
+            int32_t hn = tile_h(map, nb);
+            int32_t dh = hn - ht;
+            int32_t ng = gt + 32 + (dh < 0 ? -dh : dh);
+            if (nav->seen[nb] != s) {
+                int nx = nb % MAP_N - gxx, nz = nb / MAP_N - gzz, dg = hn - gh;
+                int32_t h = 32 * ((nx < 0 ? -nx : nx) + (nz < 0 ? -nz : nz)) + (dg < 0 ? -dg : dg);
+                nav->seen[nb] = s;
+                nav->g[nb] = ng;
+                nav->parent[nb] = (int16_t)t;
+                nav->heap_kv[n] = kv_make((int64_t)ng + h, order++, nb);
+                n++;
+                nav->heap_kv[n + 2] = UINT64_MAX;
+                heap_up(nav, n - 1);
+            } else if (ng < nav->g[nb]) {
+                int p = nav->heap_pos[nb];
+                uint64_t kv = nav->heap_kv[p];
+                uint64_t f = (kv >> KV_KEY_SHIFT) - (uint64_t)(nav->g[nb] - ng);
+                nav->heap_kv[p] = (f << KV_KEY_SHIFT) | (kv & (((uint64_t)1 << KV_KEY_SHIFT) - 1));
+                nav->g[nb] = ng;
+                nav->parent[nb] = (int16_t)t;
+                heap_up(nav, p);
+            }
+        }
+    }
+    if (!found) return 0;
+    int len = 0;
+    for (int t = goal; t >= 0; t = nav->parent[t]) len++;
+    int i = len;
+    for (int t = goal; t >= 0; t = nav->parent[t]) nav->heap[--i] = t;
+    return len;
+}
+
+/* nearest open tile to `goal` within +-NAV_GOAL_SEARCH, -1 if none */
+static int nearest_open(const Nav *nav, const MapData *map, int goal)
+{
+    int gx = goal % MAP_N, gz = goal / MAP_N, best = -1, best_d = 0;
+    for (int dz = -NAV_GOAL_SEARCH; dz <= NAV_GOAL_SEARCH; dz++) {
+        for (int dx = -NAV_GOAL_SEARCH; dx <= NAV_GOAL_SEARCH; dx++) {
+            int x = gx + dx, z = gz + dz;
+            if (!map_in_bounds(x, z)) continue;
+            int t = map_index(x, z);
+            if (!nav_open(nav, map, t)) continue;
+            int d = dx * dx + dz * dz;
+            if (best < 0 || d < best_d || (d == best_d && t < best)) { best = t; best_d = d; }
+        }
+    }
+    return best;
+}
+
+static int32_t cx_of(int t) { return map_tile_centre(t % MAP_N); }
+static int32_t cz_of(int t) { return map_tile_centre(t / MAP_N); }
+
+/* Canonical path for (start tile, goal tile) at the current occupancy: A*
+ * then string-pulled from the start tile centre; all waypoints are tile
+ * centres. Sets *complete when the last waypoint is the goal tile. */
+static void canonical_path(Nav *nav, const MapData *map, int start, int goal, NavPath *out, int32_t *complete)
+{
+    out->n = 0;
+    *complete = 0;
+    int len = astar(nav, map, start, goal);
+    if (len == 0) return;
+    const int32_t *p = nav->heap;
+    if (len == 1) {
+        out->x[0] = cx_of(start); out->z[0] = cz_of(start); out->n = 1;
+        *complete = 1;
+        return;
+    }
+    int i = 0;
+    int32_t curx = cx_of(p[0]), curz = cz_of(p[0]);
+    while (i < len - 1 && out->n < NAV_MAX_PATH) {
+        int j = len - 1;
+        for (; j > i + 1; j--)
+            if (nav_line_clear(nav, map, curx, curz, cx_of(p[j]), cz_of(p[j]))) break;
+        /* j == i + 1: a neighbour step, taken even from a blocked start */
+        curx = cx_of(p[j]); curz = cz_of(p[j]);
+        out->x[out->n] = curx; out->z[out->n] = curz; out->n++;
+        i = j;
+    }
+    *complete = i == len - 1;
+}
+
+static uint32_t cache_hash(int start, int goal)
+{
+    uint32_t h = (uint32_t)start * 2654435761u ^ ((uint32_t)goal * 2246822519u);
+    h ^= h >> 15;
+    return h;
+}
+
+/* cached canonical path, computed on a miss */
+static const NavCacheEntry *cache_get(Nav *nav, const MapData *map, int start, int goal)
+{
+    uint32_t h = cache_hash(start, goal);
+    int victim = -1;
+    for (int k = 0; k < NAV_PROBE; k++) {
+        int slot = (int)((h + (uint32_t)k) & (NAV_CACHE_SIZE - 1));
+        NavCacheEntry *e = &nav->cache[slot];
+        if (e->start == start && e->goal == goal && e->revision == nav->revision) {
+            e->last_use = ++nav->clock;
+            return e;
+        }
+        if (victim < 0) { victim = slot; continue; }
+        const NavCacheEntry *v = &nav->cache[victim];
+        int e_free = e->start < 0 || e->revision != nav->revision;
+        int v_free = v->start < 0 || v->revision != nav->revision;
+        if (v_free) continue;
+        if (e_free || e->last_use < v->last_use) victim = slot;
+    }
+    NavCacheEntry *e = &nav->cache[victim];
+    e->start = start;
+    e->goal = goal;
+    e->revision = nav->revision;
+    e->last_use = ++nav->clock;
+    canonical_path(nav, map, start, goal, &e->path, &e->complete);
+    return e;
+}
+
+static int32_t clamp_inside(int32_t v)
+{
+    const int32_t lim = MAP_HALF_WORLD - 18000;
+    return v < -lim ? -lim : v > lim ? lim : v;
+}
+
+int nav_find_path(Nav *nav, const MapData *map, int32_t sx, int32_t sz, int32_t gx, int32_t gz,
+                  NavPath *out)
+{
+    out->n = 0;
+    sx = clamp_inside(sx); sz = clamp_inside(sz);
+    gx = clamp_inside(gx); gz = clamp_inside(gz);
+    int start = map_index_of(sx, sz);
+    int goal_raw = map_index_of(gx, gz);
+    int goal = goal_raw;
+    if (!nav_open(nav, map, goal)) {
+        goal = nearest_open(nav, map, goal_raw);
+        if (goal < 0) return 0;
+        gx = cx_of(goal); gz = cz_of(goal);
+    }
+    /* shortcut: what string pulling from the start point gives anyway */
+    if (nav_line_clear(nav, map, sx, sz, gx, gz)) {
+        out->x[0] = gx; out->z[0] = gz; out->n = 1;
+        return 1;
+    }
+    const NavCacheEntry *e = cache_get(nav, map, start, goal);
+    const NavPath *c = &e->path;
+    int n = c->n;
+    if (n == 0) return 0;
+    /* candidate waypoints: the canonical ones, exact goal last when complete */
+    int32_t qx[NAV_MAX_PATH], qz[NAV_MAX_PATH];
+    for (int i = 0; i < n; i++) { qx[i] = c->x[i]; qz[i] = c->z[i]; }
+    int goal_swapped = 0;
+    if (e->complete && (qx[n - 1] != gx || qz[n - 1] != gz)) {
+        qx[n - 1] = gx; qz[n - 1] = gz;
+        goal_swapped = 1;
+    }
+    /* re-pull the first waypoint from the exact start point (the full
+     * candidate list's last entry was tested by the shortcut when complete) */
+    int k = e->complete ? n - 2 : n - 1;
+    for (; k >= 0; k--)
+        if (nav_line_clear(nav, map, sx, sz, qx[k], qz[k])) break;
+    int m = 0;
+    if (k < 0) {
+        k = 0;
+        int32_t c0x = cx_of(start), c0z = cz_of(start);
+        if (nav_open(nav, map, start) && (c0x != sx || c0z != sz)) {
+            out->x[m] = c0x; out->z[m] = c0z; m++;
+        }
+    }
+    for (int i = k; i < n && m < NAV_MAX_PATH; i++) { out->x[m] = qx[i]; out->z[m] = qz[i]; m++; }
+    /* last leg into an exact goal point that the previous point cannot see */
+    if (goal_swapped && m > 0 && out->x[m - 1] == gx && out->z[m - 1] == gz) {
+        int32_t px = m > 1 ? out->x[m - 2] : sx, pz = m > 1 ? out->z[m - 2] : sz;
+        if (!nav_line_clear(nav, map, px, pz, gx, gz)) {
+            if (m < NAV_MAX_PATH) {
+                out->x[m] = gx; out->z[m] = gz;
+                out->x[m - 1] = cx_of(goal); out->z[m - 1] = cz_of(goal);
+                m++;
+            } else {
+                out->x[m - 1] = cx_of(goal); out->z[m - 1] = cz_of(goal);
+            }
+        }
+    }
+    out->n = m;
+    return m;
+}
+
+/* ---- steering ------------------------------------------------------------ */
+
+int nav_steer(const Nav *nav, const MapData *map, int32_t *x, int32_t *z, int32_t *facing,
+              int32_t tx, int32_t tz, int32_t speed)
+{
+    int64_t dx = (int64_t)tx - *x, dz = (int64_t)tz - *z;
+    int32_t f = *facing & 0xFFFF;
+    if (dx != 0 || dz != 0) {
+        int32_t ang = fx_atan2(dz, dx);
+        int32_t diff = fx_angle_diff(f, ang);
+        if (diff > NAV_TURN_RATE) f = (f + NAV_TURN_RATE) & 0xFFFF;
+        else if (diff < -NAV_TURN_RATE) f = (f - NAV_TURN_RATE) & 0xFFFF;
+        else {
+            f = ang;
+            if (speed > 0) {
+                int64_t dist = fx_isqrt64((uint64_t)(dx * dx + dz * dz));
+                int32_t nx, nz;
+                if (dist <= speed) { nx = tx; nz = tz; }
+                else {
+                    nx = (int32_t)(*x + dx * speed / dist);
+                    nz = (int32_t)(*z + dz * speed / dist);
+                }
+                if (move_ok(nav, map, *x, *z, nx, nz)) { *x = nx; *z = nz; }
+                else if (nx != *x && move_ok(nav, map, *x, *z, nx, *z)) { *x = nx; }
+                else if (nz != *z && move_ok(nav, map, *x, *z, *x, nz)) { *z = nz; }
+            }
+        }
+    }
+    *facing = f;
+    return fx_dist2(*x, *z, tx, tz) <= (int64_t)NAV_REACH * NAV_REACH;
+}
+
+/* ---- collision ----------------------------------------------------------- */
+
+static int32_t floor_div(int64_t a, int64_t b)
+{
+    int64_t q = a / b;
+    if ((a % b != 0) && ((a < 0) != (b < 0))) q--;
+    return (int32_t)q;
+}
+
+/* displacement of `share` along (dx,dz)/d; along +x when d == 0 */
+static void share_vec(int64_t dx, int64_t dz, int64_t d, int64_t share, int32_t *ox, int32_t *oz)
+{
+    if (d == 0) { *ox = (int32_t)share; *oz = 0; return; }
+    *ox = (int32_t)(dx * share / d);
+    *oz = (int32_t)(dz * share / d);
+}
+
+/* try to move body b by (ox,oz); 1 if it moved or needed no move */
+static int try_push(const Nav *nav, const MapData *map, NavBody *b, int32_t ox, int32_t oz, int *moved)
+{
+    if (ox == 0 && oz == 0) return 1;
+    int32_t nx = b->x + ox, nz = b->z + oz;
+    if (!move_ok(nav, map, b->x, b->z, nx, nz)) return 0;
+    b->x = nx; b->z = nz;
+    *moved = 1;
+    return 1;
+}
+
+static void resolve_pair(const Nav *nav, const MapData *map, NavBody *a, NavBody *b, int *moved)
+{
+    int64_t R = (int64_t)a->radius + b->radius;
+    if (R <= 0 || (a->pinned && b->pinned)) return;
+    int64_t dx = (int64_t)b->x - a->x, dz = (int64_t)b->z - a->z;
+    int64_t d2 = dx * dx + dz * dz;
+    if (d2 >= R * R) return;
+    int64_t d = fx_isqrt64((uint64_t)d2);
+    int64_t overlap = R - d;
+    int64_t sa, sb;
+    if (a->pinned) { sa = 0; sb = overlap; }
+    else if (b->pinned) { sa = overlap; sb = 0; }
+    else { sa = overlap / 2; sb = overlap - sa; }
+    int32_t ax, az, bx, bz;
+    share_vec(dx, dz, d, sa, &ax, &az);
+    share_vec(dx, dz, d, sb, &bx, &bz);
+    ax = -ax; az = -az;
+    int32_t na_x = a->x + ax, na_z = a->z + az, nb_x = b->x + bx, nb_z = b->z + bz;
+    int ok_a = (ax == 0 && az == 0) || move_ok(nav, map, a->x, a->z, na_x, na_z);
+    int ok_b = (bx == 0 && bz == 0) || move_ok(nav, map, b->x, b->z, nb_x, nb_z);
+    if (ok_a && ok_b) {
+        try_push(nav, map, a, ax, az, moved);
+        try_push(nav, map, b, bx, bz, moved);
+    } else if (!ok_a && ok_b) {
+        int32_t fx, fz;
+        share_vec(dx, dz, d, overlap, &fx, &fz);
+        if (b->pinned || !try_push(nav, map, b, fx, fz, moved)) try_push(nav, map, b, bx, bz, moved);
+    } else if (ok_a && !ok_b) {
+        int32_t fx, fz;
+        share_vec(dx, dz, d, overlap, &fx, &fz);
+        if (a->pinned || !try_push(nav, map, a, -fx, -fz, moved)) try_push(nav, map, a, ax, az, moved);
+    }
+}
+
+void nav_collide(const Nav *nav, const MapData *map, NavBody *bodies, int n)
+{
+    int16_t head[MAP_TILES];        /* dense cell grid: first body of each cell, -1 empty */
+    int16_t next[NAV_MAX_BODIES];
+    int16_t cand[NAV_MAX_BODIES];
+    int16_t cell[NAV_MAX_BODIES];
+    int32_t cellx[NAV_MAX_BODIES], cellz[NAV_MAX_BODIES];
+    if (n > NAV_MAX_BODIES) n = NAV_MAX_BODIES;
+    if (n < 2) return;
+    /* cells of one tile, or of the largest diameter if that is bigger */
+    int64_t cs = GOTA_TILE;
+    for (int i = 0; i < n; i++)
+        if (bodies[i].active && 2 * (int64_t)bodies[i].radius > cs) cs = 2 * (int64_t)bodies[i].radius;
+    const int side = (int)(((int64_t)MAP_N * GOTA_TILE + cs - 1) / cs);    /* <= MAP_N */
+    for (int k = 0; k < side * side; k++) head[k] = -1;
+    for (int pass = 0; pass < NAV_COLLIDE_PASSES; pass++) {
+        /* lists in descending index order (push from the lowest index up), so
+         * a walk for body i stops at the first j <= i */
+        for (int i = 0; i < n; i++) {
+            if (!bodies[i].active) continue;
+            int32_t cx = floor_div((int64_t)bodies[i].x + MAP_HALF_WORLD, cs);
+            int32_t cz = floor_div((int64_t)bodies[i].z + MAP_HALF_WORLD, cs);
+            cx = cx < 0 ? 0 : cx >= side ? side - 1 : cx;   /* clamping keeps neighbours neighbours */
+            cz = cz < 0 ? 0 : cz >= side ? side - 1 : cz;
+            cellx[i] = cx; cellz[i] = cz;
+            int k = cz * side + cx;
+            cell[i] = (int16_t)k;
+            next[i] = head[k];
+            head[k] = (int16_t)i;
+        }
+        int moved = 0;
+        for (int i = 0; i < n; i++) {
+            if (!bodies[i].active) continue;
+            int nc = 0;
+            int z0 = cellz[i] > 0 ? cellz[i] - 1 : 0, z1 = cellz[i] + 1 < side ? cellz[i] + 1 : side - 1;
+            int x0 = cellx[i] > 0 ? cellx[i] - 1 : 0, x1 = cellx[i] + 1 < side ? cellx[i] + 1 : side - 1;
+            for (int cz = z0; cz <= z1; cz++)
+                for (int cx = x0; cx <= x1; cx++)
+                    for (int j = head[cz * side + cx]; j > i; j = next[j]) cand[nc++] = (int16_t)j;
+            /* insertion sort: pairs in index order */
+            for (int a = 1; a < nc; a++) {
+                int16_t v = cand[a];
+                int b = a - 1;
+                while (b >= 0 && cand[b] > v) { cand[b + 1] = cand[b]; b--; }
+                cand[b + 1] = v;
+            }
+            for (int q = 0; q < nc; q++)
+                resolve_pair(nav, map, &bodies[i], &bodies[cand[q]], &moved);
+        }
+        /* empty the used cells again */
+        for (int i = 0; i < n; i++)
+            if (bodies[i].active) head[cell[i]] = -1;
+        if (!moved) break;
+    }
+}

@@ -1,0 +1,722 @@
+/* test_nav.c -- navigation: segment tests, A*, string pulling, the path cache,
+ * footprints, steering and collision, all on synthetic maps built here (the
+ * real map is not needed). */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "nav.h"
+#include "fixmath.h"
+#include "check.h"
+
+/* ---- synthetic maps ------------------------------------------------------ */
+
+static MapData *field(void)
+{
+    MapData *m = calloc(1, sizeof *m);
+    if (!m) { fprintf(stderr, "out of memory\n"); exit(2); }
+    for (int tz = 0; tz < MAP_N; tz++)
+        for (int tx = 0; tx < MAP_N; tx++) {
+            int t = map_index(tx, tz);
+            m->walkable[t] = 1;
+            m->edges[t] = (uint8_t)((tx + 1 < MAP_N ? MAP_EDGE_E : 0) | (tz + 1 < MAP_N ? MAP_EDGE_S : 0));
+        }
+    return m;
+}
+
+static Nav *new_nav(void)
+{
+    Nav *n = calloc(1, sizeof *n);
+    if (!n) { fprintf(stderr, "out of memory\n"); exit(2); }
+    nav_init(n);
+    return n;
+}
+
+static void wall(MapData *m, int tx, int tz) { m->walkable[map_index(tx, tz)] = 0; }
+static int32_t C(int t) { return map_tile_centre(t); }
+static int32_t E(int t) { return (t - MAP_N / 2) * GOTA_TILE; }   /* low edge of tile t */
+
+/* wall along column `col` over all rows except the listed gap rows */
+static void wall_column(MapData *m, int col, const int *gaps, int ngaps)
+{
+    for (int tz = 0; tz < MAP_N; tz++) {
+        int gap = 0;
+        for (int k = 0; k < ngaps; k++) gap |= gaps[k] == tz;
+        if (!gap) wall(m, col, tz);
+    }
+}
+
+/* every leg from the start through each waypoint is a clear line */
+static int path_clear(const Nav *nav, const MapData *m, int32_t sx, int32_t sz, const NavPath *p)
+{
+    int32_t x = sx, z = sz;
+    for (int i = 0; i < p->n; i++) {
+        if (!nav_line_clear(nav, m, x, z, p->x[i], p->z[i])) return 0;
+        x = p->x[i]; z = p->z[i];
+    }
+    return 1;
+}
+
+/* the row at which the path crosses column `col` (sampled; -1 if it doesn't) */
+static int crossing_row(int32_t sx, int32_t sz, const NavPath *p, int col)
+{
+    int32_t x = sx, z = sz;
+    for (int i = 0; i < p->n; i++) {
+        for (int k = 0; k <= 4096; k++) {
+            int64_t px = x + ((int64_t)p->x[i] - x) * k / 4096;
+            int64_t pz = z + ((int64_t)p->z[i] - z) * k / 4096;
+            if (map_tile_of((int32_t)px) == col) return map_tile_of((int32_t)pz);
+        }
+        x = p->x[i]; z = p->z[i];
+    }
+    return -1;
+}
+
+static int same_path(const NavPath *a, const NavPath *b)
+{
+    if (a->n != b->n) return 0;
+    for (int i = 0; i < a->n; i++)
+        if (a->x[i] != b->x[i] || a->z[i] != b->z[i]) return 0;
+    return 1;
+}
+
+static void print_path(const char *what, const NavPath *p)
+{
+    printf("  %s: n=%d", what, p->n);
+    for (int i = 0; i < p->n; i++)
+        printf(" (%d,%d)", map_tile_of(p->x[i]), map_tile_of(p->z[i]));
+    printf("\n");
+}
+
+static double now_us(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
+}
+
+static uint32_t lcg_state = 12345;
+static uint32_t lcg(void) { lcg_state = lcg_state * 1664525u + 1013904223u; return lcg_state >> 8; }
+
+/* ---- tests --------------------------------------------------------------- */
+
+static void test_line_clear(void)
+{
+    MapData *m = field();
+    Nav *nav = new_nav();
+    /* open field */
+    CHECK(nav_line_clear(nav, m, C(10), C(10), C(90), C(70)));
+    CHECK(nav_line_clear(nav, m, C(10), C(10), C(10), C(10)));
+    /* outside the map */
+    CHECK(!nav_line_clear(nav, m, C(10), C(10), MAP_HALF_WORLD + 5, C(10)));
+    CHECK(!nav_line_clear(nav, m, -MAP_HALF_WORLD - 1, C(10), C(10), C(10)));
+    CHECK(nav_line_clear(nav, m, -MAP_HALF_WORLD, C(10), C(10), C(10)));
+
+    /* wall tile (50,50) */
+    wall(m, 50, 50);
+    CHECK(!nav_line_clear(nav, m, C(45), C(50), C(55), C(50)));
+    CHECK(!nav_line_clear(nav, m, C(50), C(50), C(55), C(50)));      /* from inside a wall */
+    CHECK(nav_line_clear(nav, m, C(45), C(49), C(55), C(49)));
+    /* exact diagonal through the corner (50,50)-(51,51): one side tile is the wall */
+    CHECK(!nav_line_clear(nav, m, C(49), C(51), C(51), C(49)));
+    CHECK(!nav_line_clear(nav, m, C(49), C(49), C(51), C(51)));      /* through the wall itself */
+    /* diagonal through corner point (51,50): tiles (50,49),(51,49),(50,50),(51,50): (50,50) is a wall */
+    CHECK(!nav_line_clear(nav, m, C(50), C(49), C(51), C(50)));
+    CHECK(!nav_line_clear(nav, m, C(51), C(50), C(50), C(49)));
+    CHECK(!nav_line_clear(nav, m, C(51), C(49), C(50), C(50)));
+    /* the same corner crossing elsewhere in the open is fine */
+    CHECK(nav_line_clear(nav, m, C(60), C(60), C(61), C(61)));
+    CHECK(nav_line_clear(nav, m, C(61), C(60), C(60), C(61)));
+    /* the wall occupies [E(50), E(51)) in x and z. Lines x + z = const near
+     * its corner (E(50), E(50)): clipping it by one unit, through the exact
+     * corner point (conservative: blocked), missing it by one unit */
+    CHECK(!nav_line_clear(nav, m, E(50) - 30000, E(50) + 30001, E(50) + 30000, E(50) - 29999));
+    CHECK(!nav_line_clear(nav, m, E(50) - 30000, E(50) + 30000, E(50) + 30000, E(50) - 30000));
+    CHECK(nav_line_clear(nav, m, E(50) - 30000, E(50) + 29999, E(50) + 30000, E(50) - 30001));
+    CHECK(nav_line_clear(nav, m, E(50) + 30000, E(50) - 30001, E(50) - 30000, E(50) + 29999));
+    /* along the wall's left boundary line x = E(50): points on it belong to
+     * column 50 (half-open tiles), so it is blocked; one unit left is clear */
+    CHECK(!nav_line_clear(nav, m, E(50), C(45), E(50), C(55)));
+    CHECK(nav_line_clear(nav, m, E(50) - 1, C(45), E(50) - 1, C(55)));
+    /* along the wall's right boundary x = E(51) is column 51: clear */
+    CHECK(nav_line_clear(nav, m, E(51), C(45), E(51), C(55)));
+
+    /* missing link between open tiles (70,70)-(71,70) */
+    m->edges[map_index(70, 70)] &= (uint8_t)~MAP_EDGE_E;
+    CHECK(!nav_line_clear(nav, m, C(69), C(70), C(72), C(70)));
+    CHECK(!nav_line_clear(nav, m, C(72), C(70), C(69), C(70)));
+    CHECK(nav_line_clear(nav, m, C(69), C(71), C(72), C(71)));
+    /* corner crossing next to a missing link: (70,69)->(71,70) diagonally via corner (71,70) */
+    CHECK(!nav_line_clear(nav, m, C(70), C(69), C(71), C(70)));
+    CHECK(nav_line_clear(nav, m, C(70), C(71), C(71), C(72)));
+    CHECK(!nav_line_clear(nav, m, C(70), C(70), C(71), C(71)));
+    /* missing S link (80,80)-(80,81) */
+    m->edges[map_index(80, 80)] &= (uint8_t)~MAP_EDGE_S;
+    CHECK(!nav_line_clear(nav, m, C(80), C(79), C(80), C(82)));
+    CHECK(!nav_line_clear(nav, m, C(79), C(80), C(81), C(81)));
+
+    /* symmetry on a random map */
+    MapData *r = field();
+    lcg_state = 99;
+    for (int i = 0; i < 1500; i++) wall(r, (int)(lcg() % MAP_N), (int)(lcg() % MAP_N));
+    for (int i = 0; i < 800; i++) {
+        int t = (int)(lcg() % MAP_TILES);
+        r->edges[t] &= (uint8_t)~(1u + (lcg() & 1));
+    }
+    int asym = 0, clear = 0;
+    for (int i = 0; i < 20000; i++) {
+        int32_t ax = (int32_t)(lcg() % (2u * MAP_HALF_WORLD)) - MAP_HALF_WORLD;
+        int32_t az = (int32_t)(lcg() % (2u * MAP_HALF_WORLD)) - MAP_HALF_WORLD;
+        int32_t bx = ax + (int32_t)(lcg() % 600000) - 300000;
+        int32_t bz = az + (int32_t)(lcg() % 600000) - 300000;
+        if (i % 3 == 0) { ax = C(map_tile_of(ax)); az = C(map_tile_of(az)); bx = C(map_tile_of(bx)); bz = C(map_tile_of(bz)); }
+        int a = nav_line_clear(nav, r, ax, az, bx, bz), b = nav_line_clear(nav, r, bx, bz, ax, az);
+        asym += a != b;
+        clear += a;
+    }
+    CHECK_EQ(asym, 0);
+    CHECK(clear > 1000);
+    free(r);
+    free(m);
+    free(nav);
+}
+
+static void test_shortcut_and_wall(void)
+{
+    MapData *m = field();
+    Nav *nav = new_nav();
+    NavPath p;
+    /* straight line shortcut */
+    CHECK_EQ(nav_find_path(nav, m, C(10), C(10), C(40) + 123, C(12) - 77, &p), 1);
+    CHECK_EQ(p.x[0], C(40) + 123);
+    CHECK_EQ(p.z[0], C(12) - 77);
+
+    /* wall on column 30 with a gap at row 60 */
+    int gap = 60;
+    wall_column(m, 30, &gap, 1);
+    int32_t sx = C(20) + 1000, sz = C(50) - 2000, gx = C(40) - 500, gz = C(50) + 700;
+    int n = nav_find_path(nav, m, sx, sz, gx, gz, &p);
+    print_path("wall+gap", &p);
+    CHECK(n >= 2 && n <= 4);
+    CHECK_EQ(p.n, n);
+    CHECK_EQ(p.x[n - 1], gx);
+    CHECK_EQ(p.z[n - 1], gz);
+    CHECK(path_clear(nav, m, sx, sz, &p));
+    CHECK_EQ(crossing_row(sx, sz, &p, 30), 60);
+    /* the first corner is pulled tight to the gap; waypoints other than the
+     * goal are tile centres */
+    CHECK(map_tile_of(p.x[0]) >= 29 && map_tile_of(p.x[0]) <= 31);
+    CHECK(map_tile_of(p.z[0]) >= 59 && map_tile_of(p.z[0]) <= 61);
+    for (int i = 0; i + 1 < n; i++) {
+        CHECK_EQ(p.x[i], C(map_tile_of(p.x[i])));
+        CHECK_EQ(p.z[i], C(map_tile_of(p.z[i])));
+    }
+    /* string pulling: no waypoint can be skipped */
+    for (int i = 0; i + 1 < n; i++) {
+        int32_t px = i ? p.x[i - 1] : sx, pz = i ? p.z[i - 1] : sz;
+        CHECK(!nav_line_clear(nav, m, px, pz, p.x[i + 1], p.z[i + 1]));
+    }
+    /* no waypoint can be dropped: the start cannot see the second waypoint */
+    if (n >= 2) CHECK(!nav_line_clear(nav, m, sx, sz, p.x[1], p.z[1]));
+    free(m);
+    free(nav);
+}
+
+static void test_cliff_ramp(void)
+{
+    MapData *m = field();
+    Nav *nav = new_nav();
+    /* low ground x < 50, plateau x >= 50 (one level up), cliff between
+     * columns 49 and 50 except a ramp at row 80 */
+    for (int tz = 0; tz < MAP_N; tz++)
+        for (int tx = 50; tx < MAP_N; tx++) m->height8[map_index(tx, tz)] = 8;
+    for (int tz = 0; tz < MAP_N; tz++)
+        if (tz != 80) m->edges[map_index(49, tz)] &= (uint8_t)~MAP_EDGE_E;
+    m->height8[map_index(49, 80)] = 4;   /* ramp tiles half way */
+    m->height8[map_index(50, 80)] = 6;
+    NavPath p;
+    int32_t sx = C(45), sz = C(20), gx = C(55), gz = C(20);
+    CHECK(!nav_line_clear(nav, m, sx, sz, gx, gz));
+    int n = nav_find_path(nav, m, sx, sz, gx, gz, &p);
+    print_path("cliff+ramp", &p);
+    CHECK(n >= 2);
+    CHECK(path_clear(nav, m, sx, sz, &p));
+    CHECK_EQ(crossing_row(sx, sz, &p, 50), 80);
+    CHECK_EQ(p.x[n - 1], gx);
+    /* without the ramp the plateau is unreachable */
+    m->edges[map_index(49, 80)] &= (uint8_t)~MAP_EDGE_E;
+    nav_init(nav);
+    CHECK_EQ(nav_find_path(nav, m, sx, sz, gx, gz, &p), 0);
+    CHECK_EQ(p.n, 0);
+    free(m);
+    free(nav);
+}
+
+static void test_costs_and_ties(void)
+{
+    /* wall column 30, two gaps: row 50 over a hill and row 56 flat; start and
+     * goal on row 40, so neither gap is on the straight line */
+    MapData *m = field();
+    Nav *nav = new_nav();
+    int gaps[2] = { 50, 56 };
+    wall_column(m, 30, gaps, 2);
+    m->height8[map_index(30, 50)] = 60;   /* +240 path units up and down: 480 extra */
+    NavPath p;
+    int32_t sx = C(20), sz = C(40), gx = C(40), gz = C(40);
+    /* via row 50: 40 steps + 480 = 1760; via row 56: 52 steps = 1664 */
+    nav_find_path(nav, m, sx, sz, gx, gz, &p);
+    print_path("hill 60", &p);
+    CHECK_EQ(crossing_row(sx, sz, &p, 30), 56);
+    /* a lower hill: 1280 + 64 = 1344 < 1664 */
+    m->height8[map_index(30, 50)] = 8;
+    nav_init(nav);
+    nav_find_path(nav, m, sx, sz, gx, gz, &p);
+    print_path("hill 8", &p);
+    CHECK_EQ(crossing_row(sx, sz, &p, 30), 50);
+    free(m);
+
+    /* two symmetric gaps: the choice is deterministic */
+    m = field();
+    sz = gz = C(50);
+    int sym[2] = { 46, 54 };
+    wall_column(m, 30, sym, 2);
+    nav_init(nav);
+    NavPath a, b;
+    nav_find_path(nav, m, sx, sz, gx, gz, &a);
+    print_path("tie", &a);
+    int row = crossing_row(sx, sz, &a, 30);
+    CHECK(row == 46 || row == 54);
+    for (int i = 0; i < 5; i++) {
+        Nav *other = new_nav();
+        nav_find_path(other, m, sx, sz, gx, gz, &b);
+        CHECK(same_path(&a, &b));
+        free(other);
+        nav_find_path(nav, m, sx, sz, gx, gz, &b);
+        CHECK(same_path(&a, &b));
+    }
+    free(m);
+    free(nav);
+}
+
+static void test_blocked_goal_and_unreachable(void)
+{
+    MapData *m = field();
+    Nav *nav = new_nav();
+    NavPath p;
+    for (int tz = 50; tz <= 52; tz++)
+        for (int tx = 50; tx <= 52; tx++) wall(m, tx, tz);
+    /* goal in the middle of the block: nearest open at squared distance 4:
+     * (51,49) (49,51) (53,51) (51,53); lowest index is (51,49) */
+    CHECK_EQ(nav_find_path(nav, m, C(51), C(40), C(51) + 9000, C(51) - 3000, &p), 1);
+    CHECK_EQ(p.x[0], C(51));
+    CHECK_EQ(p.z[0], C(49));
+    /* from the other side the same target tile is chosen (path goes around) */
+    int n = nav_find_path(nav, m, C(51), C(60), C(51), C(51), &p);
+    CHECK(n >= 2);
+    CHECK_EQ(p.x[n - 1], C(51));
+    CHECK_EQ(p.z[n - 1], C(49));
+    CHECK(path_clear(nav, m, C(51), C(60), &p));
+
+    /* walled-in goal: unreachable */
+    MapData *r = field();
+    for (int k = 60; k <= 70; k++) { wall(r, k, 60); wall(r, k, 70); wall(r, 60, k); wall(r, 70, k); }
+    nav_init(nav);
+    CHECK_EQ(nav_find_path(nav, r, C(20), C(20), C(65), C(65), &p), 0);
+    CHECK_EQ(p.n, 0);
+    CHECK_EQ(nav_find_path(nav, r, C(20), C(20), C(65), C(65), &p), 0);   /* cached miss too */
+    CHECK_EQ(nav_find_path(nav, r, C(65), C(65), C(67), C(62), &p), 1);
+    /* nothing open within +-8 of the goal */
+    for (int tz = 0; tz < 30; tz++)
+        for (int tx = 80; tx < MAP_N; tx++) wall(r, tx, tz);
+    CHECK_EQ(nav_find_path(nav, r, C(20), C(20), C(100), C(10), &p), 0);
+    free(r);
+    free(m);
+    free(nav);
+}
+
+static void test_footprint_and_cache(void)
+{
+    MapData *m = field();
+    Nav *nav = new_nav();
+    NavPath p, q;
+    MapBuilding b;
+    memset(&b, 0, sizeof b);
+    b.footprint_n = 1;
+    b.footprint[0] = (uint16_t)map_index(30, 20);
+
+    /* a footprint on the straight line */
+    CHECK_EQ(nav_find_path(nav, m, C(20), C(20), C(40), C(20), &p), 1);
+    CHECK_EQ(nav->revision, 0);
+    nav_set_footprint(nav, &b, 1);
+    CHECK_EQ(nav->revision, 1);
+    CHECK_EQ(nav->occupied[map_index(30, 20)], 1);
+    CHECK(!nav_open(nav, m, map_index(30, 20)));
+    int n = nav_find_path(nav, m, C(20), C(20), C(40), C(20), &p);
+    CHECK(n >= 2);
+    CHECK(path_clear(nav, m, C(20), C(20), &p));
+    /* overlapping footprints count */
+    nav_set_footprint(nav, &b, 1);
+    CHECK_EQ(nav->occupied[map_index(30, 20)], 2);
+    nav_set_footprint(nav, &b, 0);
+    CHECK_EQ(nav->occupied[map_index(30, 20)], 1);
+    CHECK(!nav_open(nav, m, map_index(30, 20)));
+    nav_set_footprint(nav, &b, 0);
+    CHECK_EQ(nav->revision, 4);
+    CHECK(nav_open(nav, m, map_index(30, 20)));
+    CHECK_EQ(nav_find_path(nav, m, C(20), C(20), C(40), C(20), &p), 1);
+
+    /* a cached path is not reused across revisions: block the only gap */
+    int gap = 60;
+    wall_column(m, 30, &gap, 1);
+    nav_init(nav);
+    n = nav_find_path(nav, m, C(20), C(50), C(40), C(50), &p);
+    CHECK(n >= 2);
+    b.footprint[0] = (uint16_t)map_index(30, 60);
+    nav_set_footprint(nav, &b, 1);
+    CHECK_EQ(nav_find_path(nav, m, C(20), C(50), C(40), C(50), &q), 0);
+    nav_set_footprint(nav, &b, 0);
+    CHECK_EQ(nav_find_path(nav, m, C(20), C(50), C(40), C(50), &q), n);
+    CHECK(same_path(&p, &q));
+
+    /* a unit standing on a footprint can still leave it */
+    b.footprint_n = 4;
+    b.footprint[0] = (uint16_t)map_index(20, 30);
+    b.footprint[1] = (uint16_t)map_index(21, 30);
+    b.footprint[2] = (uint16_t)map_index(20, 31);
+    b.footprint[3] = (uint16_t)map_index(21, 31);
+    nav_set_footprint(nav, &b, 1);
+    n = nav_find_path(nav, m, E(21) + 100, E(31) + 100, C(25), C(50), &p);
+    print_path("blocked start", &p);
+    CHECK(n >= 1);
+    CHECK_EQ(p.x[n - 1], C(25));
+    CHECK_EQ(p.z[n - 1], C(50));
+    nav_set_footprint(nav, &b, 0);
+    free(m);
+    free(nav);
+}
+
+static void test_cache_transparency(void)
+{
+    MapData *m = field();
+    int gaps[3] = { 20, 60, 95 };
+    wall_column(m, 40, gaps, 3);
+    wall_column(m, 75, gaps + 1, 1);
+    lcg_state = 7;
+    for (int i = 0; i < 600; i++) wall(m, (int)(lcg() % MAP_N), (int)(lcg() % MAP_N));
+    for (int k = 30; k < 90; k++) m->height8[map_index(k, 50)] = (int16_t)(k % 3 * 4);
+    Nav *warm = new_nav(), *cold = new_nav();
+    enum { N = 300 };
+    static int32_t q[N][4];
+    for (int i = 0; i < N; i++) {
+        /* starts and goals drawn from a few tiles so the cache gets hits */
+        int st = (int)(lcg() % 12), gt = (int)(lcg() % 6);
+        q[i][0] = C(5 + st * 3) + (int32_t)(lcg() % 50000) - 25000;
+        q[i][1] = C(10 + st * 7) + (int32_t)(lcg() % 50000) - 25000;
+        q[i][2] = C(100 + gt) + (int32_t)(lcg() % 50000) - 25000;
+        q[i][3] = C(30 + gt * 9) + (int32_t)(lcg() % 50000) - 25000;
+    }
+    int diff = 0, found = 0, clear_bad = 0;
+    NavPath a, b;
+    for (int rep = 0; rep < 2; rep++)
+        for (int i = 0; i < N; i++) {
+            nav_find_path(warm, m, q[i][0], q[i][1], q[i][2], q[i][3], &a);
+            nav_init(cold);
+            nav_find_path(cold, m, q[i][0], q[i][1], q[i][2], q[i][3], &b);
+            diff += !same_path(&a, &b);
+            found += a.n > 0;
+            if (a.n > 0 && a.n < NAV_MAX_PATH && !path_clear(warm, m, q[i][0], q[i][1], &a)) clear_bad++;
+        }
+    CHECK_EQ(diff, 0);
+    CHECK(found > N);
+    /* start tile walls can make a leg unclear only from a blocked start */
+    CHECK_EQ(clear_bad, 0);
+    int used = 0;
+    for (int i = 0; i < NAV_CACHE_SIZE; i++) used += warm->cache[i].start >= 0;
+    printf("  cache transparency: %d queries, %d found, %d cache entries\n", 2 * N, found, used);
+    free(m);
+    free(warm);
+    free(cold);
+}
+
+static void test_search_speed(void)
+{
+    MapData *m = field();
+    int gap = 90;
+    wall_column(m, 58, &gap, 1);
+    lcg_state = 3;
+    for (int i = 0; i < 400; i++) {
+        int tx = (int)(lcg() % MAP_N), tz = (int)(lcg() % MAP_N);
+        if (tx != 58) wall(m, tx, tz);
+    }
+    Nav *nav = new_nav();
+    NavPath p;
+    /* long paths: from column 30 to column 85, detour through the gap at row 90 */
+    enum { N = 2000 };
+    int ok = 0;
+    double t0 = now_us();
+    for (int i = 0; i < N; i++) {
+        int row = 40 + i % 40;
+        ok += nav_find_path(nav, m, C(30) + (i / 40) * 100, C(row), C(85), C(70), &p) > 0;
+    }
+    double t1 = now_us();
+    for (int i = 0; i < N; i++) {
+        int row = 40 + i % 40;
+        nav_find_path(nav, m, C(30) + (i / 40) * 100, C(row), C(85), C(70), &p);
+    }
+    double t2 = now_us();
+    CHECK(ok > N / 2);
+    /* cold: distinct starts miss the cache for each new (start tile, revision) */
+    int n = 0;
+    double t3 = now_us();
+    for (int i = 0; i < N; i++) {
+        MapBuilding b;
+        memset(&b, 0, sizeof b);
+        nav_set_footprint(nav, &b, 1);     /* empty footprint: bumps the revision */
+        n += nav_find_path(nav, m, C(30), C(40 + i % 40), C(85), C(70), &p) > 0;
+    }
+    double t4 = now_us();
+    /* a typical ~60-tile path, always cold: scattered rocks and a short wall */
+    for (int tz = 0; tz < MAP_N; tz++) m->walkable[map_index(58, tz)] = 1;
+    for (int tz = 44; tz <= 56; tz++) wall(m, 50, tz);
+    int n2 = 0, len = 0;
+    double t5 = now_us();
+    for (int i = 0; i < N; i++) {
+        MapBuilding b;
+        memset(&b, 0, sizeof b);
+        nav_set_footprint(nav, &b, 1);
+        n2 += nav_find_path(nav, m, C(20), C(40 + i % 20), C(80), C(50), &p) > 0;
+        len += p.n;
+    }
+    double t6 = now_us();
+    CHECK(n2 > N / 2);
+    printf("  search ~60 tiles (rocks + short wall), cold: %.1f us/path (%.1f waypoints)\n",
+           (t6 - t5) / N, (double)len / N);
+    printf("  search ~125 tiles around a long wall: %.1f us/path first pass, %.1f us/path warm cache, "
+           "%.1f us/path always cold\n", (t1 - t0) / N, (t2 - t1) / N, (t4 - t3) / N);
+    CHECK(n > N / 2);
+    free(m);
+    free(nav);
+}
+
+static void test_steer(void)
+{
+    MapData *m = field();
+    Nav *nav = new_nav();
+    /* turning: facing +x, target along +z (16,384 units): ceil(16384/3651) = 5 */
+    int32_t x = C(50), z = C(50), f = 0;
+    int first_step = 0;
+    for (int tick = 1; tick <= 10 && !first_step; tick++) {
+        int32_t ox = x, oz = z;
+        nav_steer(nav, m, &x, &z, &f, C(50), C(60), 3000);
+        if (x != ox || z != oz) first_step = tick;
+    }
+    CHECK_EQ(first_step, 5);
+    CHECK_EQ(f, 16384);
+    CHECK_EQ(x, C(50));
+    CHECK_EQ(z, C(50) + 3000);
+    /* an angle that is an exact multiple: 3 * 3651 */
+    x = C(50); z = C(50); f = (16384 - 3 * NAV_TURN_RATE) & 0xFFFF; first_step = 0;
+    for (int tick = 1; tick <= 10 && !first_step; tick++) {
+        int32_t oz = z;
+        nav_steer(nav, m, &x, &z, &f, C(50), C(60), 3000);
+        if (z != oz) first_step = tick;
+    }
+    CHECK_EQ(first_step, 3);
+    /* turning the other way (clockwise) */
+    x = C(50); z = C(50); f = 0; first_step = 0;
+    for (int tick = 1; tick <= 10 && !first_step; tick++) {
+        int32_t oz = z;
+        nav_steer(nav, m, &x, &z, &f, C(50), C(40), 3000);
+        if (z != oz) first_step = tick;
+    }
+    CHECK_EQ(first_step, 5);
+    CHECK_EQ(f, 65536 - 16384);
+    /* already facing: step = speed, exact direction */
+    x = C(50); z = C(50); f = 0;
+    CHECK_EQ(nav_steer(nav, m, &x, &z, &f, C(55), C(50), 2500), 0);
+    CHECK_EQ(x, C(50) + 2500);
+    CHECK_EQ(z, C(50));
+    /* diagonal 3-4-5: step 5000 -> (3000, 4000) */
+    x = C(50); z = C(50);
+    f = fx_atan2(400000, 300000);
+    nav_steer(nav, m, &x, &z, &f, C(50) + 300000, C(50) + 400000, 5000);
+    CHECK_EQ(x, C(50) + 3000);
+    CHECK_EQ(z, C(50) + 4000);
+    /* no overshoot; reach reported */
+    x = C(50); z = C(50); f = 0;
+    CHECK_EQ(nav_steer(nav, m, &x, &z, &f, C(50) + 1000, C(50), 3000), 1);
+    CHECK_EQ(x, C(50) + 1000);
+    CHECK_EQ(nav_steer(nav, m, &x, &z, &f, C(50) + 1000, C(50), 3000), 1);
+    CHECK_EQ(x, C(50) + 1000);
+    /* within NAV_REACH without getting there */
+    x = C(50); z = C(50); f = 0;
+    CHECK_EQ(nav_steer(nav, m, &x, &z, &f, C(50) + 3000 + NAV_REACH, C(50), 3000), 1);
+    CHECK_EQ(nav_steer(nav, m, &x, &z, &f, C(50) + 3000 + NAV_REACH + 1, C(50) - 10, 0), 0);
+
+    /* sliding along a wall: wall on column 60 */
+    wall_column(m, 60, NULL, 0);
+    x = E(60) - 1000; z = C(50);
+    int32_t tx = C(62), tz = C(53);
+    f = fx_atan2((int64_t)tz - z, (int64_t)tx - x);
+    int32_t oz = z;
+    nav_steer(nav, m, &x, &z, &f, tx, tz, 3000);
+    CHECK(z > oz);                                  /* slid along z */
+    CHECK(x < E(60));                               /* not into the wall */
+    for (int i = 0; i < 200; i++) nav_steer(nav, m, &x, &z, &f, tx, tz, 3000);
+    CHECK(x < E(60));
+    CHECK(nav_open(nav, m, map_index_of(x, z)));
+    /* blocked straight ahead with no component allowed: stays */
+    x = E(60) - 500; z = C(50); f = 0;
+    nav_steer(nav, m, &x, &z, &f, C(65), C(50), 3000);
+    CHECK_EQ(x, E(60) - 500);
+    CHECK_EQ(z, C(50));
+
+    /* stays inside the map rim */
+    const int32_t lim = MAP_HALF_WORLD - 18000;
+    x = lim - 1000; z = 0; f = 0;
+    for (int i = 0; i < 20; i++) nav_steer(nav, m, &x, &z, &f, MAP_HALF_WORLD + 100000, 0, 3000);
+    CHECK(map_world_inside(x, z));
+    CHECK_EQ(x, lim - 1000);
+    /* sliding along the rim */
+    x = lim - 1000; z = 0; f = fx_atan2(200000, 200000);
+    nav_steer(nav, m, &x, &z, &f, x + 200000, z + 200000, 3000);
+    CHECK(map_world_inside(x, z));
+    CHECK(z > 0);
+    free(m);
+    free(nav);
+}
+
+static void test_collide(void)
+{
+    MapData *m = field();
+    Nav *nav = new_nav();
+    NavBody b[4];
+    memset(b, 0, sizeof b);
+    /* two heroes (radius 16,800) 20,000 apart: overlap 13,600, half each */
+    b[0] = (NavBody){ C(50), C(50), 16800, 1, 0 };
+    b[1] = (NavBody){ C(50) + 20000, C(50), 16800, 1, 0 };
+    nav_collide(nav, m, b, 2);
+    CHECK_EQ(b[0].x, C(50) - 6800);
+    CHECK_EQ(b[1].x, C(50) + 20000 + 6800);
+    CHECK_EQ(b[0].z, C(50));
+    /* pinned body does not move */
+    b[0] = (NavBody){ C(50), C(50), 16800, 1, 1 };
+    b[1] = (NavBody){ C(50), C(50) + 20000, 16800, 1, 0 };
+    nav_collide(nav, m, b, 2);
+    CHECK_EQ(b[0].x, C(50));
+    CHECK_EQ(b[0].z, C(50));
+    CHECK_EQ(b[1].z, C(50) + 33600);
+    /* both pinned: nothing */
+    b[0].pinned = b[1].pinned = 1;
+    b[1].z = C(50) + 1000;
+    nav_collide(nav, m, b, 2);
+    CHECK_EQ(b[1].z, C(50) + 1000);
+    /* inactive bodies take no part */
+    b[0] = (NavBody){ C(50), C(50), 16800, 0, 0 };
+    b[1] = (NavBody){ C(50) + 1000, C(50), 16800, 1, 0 };
+    nav_collide(nav, m, b, 2);
+    CHECK_EQ(b[0].x, C(50));
+    CHECK_EQ(b[1].x, C(50) + 1000);
+    /* coincident: lower index goes -x */
+    b[0] = (NavBody){ C(50), C(50), 13200, 1, 0 };
+    b[1] = (NavBody){ C(50), C(50), 13200, 1, 0 };
+    nav_collide(nav, m, b, 2);
+    CHECK_EQ(b[0].x, C(50) - 13200);
+    CHECK_EQ(b[1].x, C(50) + 13200);
+    CHECK_EQ(b[0].z, C(50));
+    CHECK_EQ(b[1].z, C(50));
+
+    /* never pushed into a wall: wall on column 60; body 1 hugs it */
+    wall_column(m, 60, NULL, 0);
+    b[0] = (NavBody){ E(60) - 25000, C(50), 16800, 1, 0 };
+    b[1] = (NavBody){ E(60) - 5000, C(50), 16800, 1, 0 };
+    nav_collide(nav, m, b, 2);
+    CHECK_EQ(b[1].x, E(60) - 5000);
+    CHECK_EQ(b[0].x, E(60) - 5000 - 33600);  /* took the whole overlap */
+    CHECK(nav_open(nav, m, map_index_of(b[1].x, b[1].z)));
+    /* both against walls in a one-tile corridor along x: pushes along z blocked */
+    MapData *c = field();
+    for (int tx = 0; tx < MAP_N; tx++) { wall(c, tx, 49); wall(c, tx, 51); }
+    b[0] = (NavBody){ C(50), C(50) - 25000, 16800, 1, 0 };
+    b[1] = (NavBody){ C(50), C(50) + 25000, 16800, 1, 0 };
+    b[1].z = C(50) + 5000; b[0].z = C(50) - 5000;   /* 10,000 apart along z */
+    nav_collide(nav, c, b, 2);
+    CHECK(nav_open(nav, c, map_index_of(b[0].x, b[0].z)));
+    CHECK(nav_open(nav, c, map_index_of(b[1].x, b[1].z)));
+    CHECK(b[1].z - b[0].z >= 10000);
+    free(c);
+
+    /* a crowd: deterministic, fast, nobody in a wall, overlaps reduced */
+    enum { NB = 300 };
+    static NavBody crowd[NB], copy[NB];
+    lcg_state = 42;
+    for (int i = 0; i < NB; i++) {
+        crowd[i].x = C(40) + (int32_t)(lcg() % 900000);
+        crowd[i].z = C(40) + (int32_t)(lcg() % 900000);
+        if (map_tile_of(crowd[i].x) == 60) crowd[i].x -= GOTA_TILE;
+        crowd[i].radius = i % 3 == 0 ? 16800 : 13200;
+        crowd[i].active = i % 17 != 0;
+        crowd[i].pinned = i % 11 == 0;
+    }
+    memcpy(copy, crowd, sizeof crowd);
+    int64_t before = 0, after = 0;
+    for (int i = 0; i < NB; i++)
+        for (int j = i + 1; j < NB; j++) {
+            if (!crowd[i].active || !crowd[j].active) continue;
+            int64_t R = crowd[i].radius + crowd[j].radius, d2 = fx_dist2(crowd[i].x, crowd[i].z, crowd[j].x, crowd[j].z);
+            if (d2 < R * R) before += R - fx_isqrt64((uint64_t)d2);
+        }
+    static NavBody scratch[NB];
+    enum { REPS = 200 };
+    double t0 = now_us();
+    for (int r = 0; r < REPS; r++) {
+        memcpy(scratch, copy, sizeof copy);
+        nav_collide(nav, m, scratch, NB);
+    }
+    double t1 = now_us();
+    nav_collide(nav, m, crowd, NB);
+    nav_collide(nav, m, copy, NB);
+    CHECK(memcmp(crowd, copy, sizeof crowd) == 0);
+    int bad = 0;
+    for (int i = 0; i < NB; i++) bad += !nav_open(nav, m, map_index_of(crowd[i].x, crowd[i].z));
+    CHECK_EQ(bad, 0);
+    for (int i = 0; i < NB; i++)
+        for (int j = i + 1; j < NB; j++) {
+            if (!crowd[i].active || !crowd[j].active) continue;
+            int64_t R = crowd[i].radius + crowd[j].radius, d2 = fx_dist2(crowd[i].x, crowd[i].z, crowd[j].x, crowd[j].z);
+            if (d2 < R * R) after += R - fx_isqrt64((uint64_t)d2);
+        }
+    CHECK(after < before / 4);
+    /* the same bodies spread over 90 x 90 tiles */
+    for (int i = 0; i < NB; i++) {
+        copy[i].x = C(10) + (int32_t)(lcg() % (90u * GOTA_TILE));
+        copy[i].z = C(10) + (int32_t)(lcg() % (90u * GOTA_TILE));
+        if (map_tile_of(copy[i].x) == 60) copy[i].x -= GOTA_TILE;
+    }
+    double t2 = now_us();
+    for (int r = 0; r < REPS; r++) {
+        memcpy(scratch, copy, sizeof copy);
+        nav_collide(nav, m, scratch, NB);
+    }
+    double t3 = now_us();
+    printf("  collide 300 bodies: dense crowd (15x15 tiles) %.1f us/call, spread (90x90 tiles) %.1f us/call\n",
+           (t1 - t0) / REPS, (t3 - t2) / REPS);
+    printf("  collide dense crowd: total overlap %lld -> %lld\n", (long long)before, (long long)after);
+    free(m);
+    free(nav);
+}
+
+int main(void)
+{
+    test_line_clear();
+    test_shortcut_and_wall();
+    test_cliff_ramp();
+    test_costs_and_ties();
+    test_blocked_goal_and_unreachable();
+    test_footprint_and_cache();
+    test_cache_transparency();
+    test_search_speed();
+    test_steer();
+    test_collide();
+    return check_report("test_nav");
+}

@@ -1,0 +1,507 @@
+/*
+ * vision.c -- per-team fog of war on the tile grid (rules section 5).
+ *
+ * What it models: a tile T is visible from a source on tile S (radius r tiles,
+ * eye height e) when dx^2 + dz^2 <= r^2 and the straight ray is clear. The ray
+ * takes n = max(|dx|, |dz|) steps; step i (1..n-1) visits the cell at the
+ * rounded (dx*i/n, dz*i/n) (ties away from zero) and is blocked when
+ *     (terrain(cell) + blocker(cell)) * n >= h0 * (n - i) + h1 * i
+ * with h0 = terrain(S) + e and h1 = terrain(T) + 3. The source tile is always
+ * visible. All heights are in 1/8 tile (terrain = MapData.height8); blockers
+ * are the static trees/rocks (MapData.blocker8) and, while alive, each
+ * building's blocker8 on its footprint tiles (a building without a footprint,
+ * i.e. a god, on the tile of its centre); where several apply the maximum
+ * counts. Only integers are used, so every machine computes the same bits.
+ *
+ * Sources: VISION_HERO (r 10, eye 14), VISION_CREEP (r 5, eye 12), and each
+ * living building with its own sight_tiles / eye8 from the tile of its centre.
+ * A building does not block its own sight: cells covered by the source
+ * building itself are skipped while tracing its rays (a tower sees from its
+ * top). Radii are clamped to VISION_MAX_RADIUS (15) so a window row fits 32
+ * bits.
+ *
+ * Tables (VisionTables, immutable after vision_tables_build): for each unit
+ * kind and every tile, and for each building, a window of (2r+1) rows of
+ * (2r+1) bits, twice: `all` (visible with every building standing) and `diff`
+ * (visible with no building standing but not with all of them). Blocking is
+ * monotonic in the blocker heights, so visible(all) is a subset of visible(any
+ * alive set), which is a subset of visible(none). Each window also keeps a
+ * 64-bit mask of the buildings lying on its `diff` rays: at run time a window
+ * whose masked buildings all stand uses `all`, one whose masked buildings are
+ * all dead uses `all | diff`, and only the rest traces its `diff` bits against
+ * the live buildings. Memory for the 116 x 116 map is about 3.8 MB (3.6 MiB,
+ * see vision_tables_bytes), built in well under 0.1 s at -O2.
+ *
+ * Cache: vision_update hashes its inputs (source count, each source's tile and
+ * kind in order, the alive flags of all buildings, the tables pointer) into a
+ * 64-bit key and skips the rebuild when it equals the stored key. A NULL
+ * building_alive means every building stands. Sources with an out-of-range
+ * tile or kind are ignored.
+ *
+ * Ownership: vision_tables_build returns a heap object owned by the caller
+ * (free with vision_tables_free); it copies everything it needs from the
+ * MapData, so the map may go away afterwards. vision_tables_get builds the
+ * tables of map_get() once (pthread_once) and keeps them for the life of the
+ * process; that pointer is the only process-global state, never mutated after.
+ * A Vision is plain caller-owned memory that points at (does not own) tables;
+ * vision_update allocates nothing.
+ */
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L
+#endif
+#include "vision.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define VR VISION_MAX_RADIUS
+#define VW (2 * VR + 1)                         /* widest window, 31 */
+#define RAY_DIRS (VW * VW)
+#define RAY_CELL_CAP (RAY_DIRS * VR)           /* bound on intermediate cells */
+
+_Static_assert(MAP_BUILDINGS <= 64, "building masks are 64-bit");
+_Static_assert(VW <= 32, "window rows are 32-bit");
+_Static_assert(MAP_N <= 64 * VISION_WORDS, "a row fits VISION_WORDS words");
+
+static const int kind_radius[VISION_KINDS] = {10, 5};
+static const int kind_eye[VISION_KINDS] = {14, 12};
+
+typedef struct {
+    int32_t tx, tz;            /* source tile (centre) */
+    int32_t team;
+    int32_t radius, eye;
+    int32_t blocker;
+    uint64_t mask;             /* buildings on the diff rays */
+    uint32_t all[VW], diff[VW];
+} VisionBuilding;
+
+typedef struct {
+    int32_t radius, eye, rows;
+    uint32_t *win;             /* per tile: rows `all` then rows `diff` */
+    uint64_t *mask;            /* per tile */
+} VisionKind;
+
+struct VisionTables {
+    int16_t terrain[MAP_TILES];
+    uint8_t sblock[MAP_TILES];
+    /* buildings covering each tile: cover_list[cover_start[t] .. cover_start[t+1]) */
+    int32_t cover_start[MAP_TILES + 1];
+    uint8_t cover_list[MAP_BUILDINGS * (MAP_MAX_FOOTPRINT + 1)];
+    int32_t building_n;
+    VisionBuilding bld[MAP_BUILDINGS];
+    /* ray cells per direction (dx, dz), |dx|,|dz| <= VR: n - 1 pairs from
+     * ray_start[(dz + VR) * VW + dx + VR] */
+    int32_t ray_start[RAY_DIRS];
+    int8_t ray_cell[RAY_CELL_CAP][2];
+    VisionKind kind[VISION_KINDS];
+    size_t bytes;
+};
+
+/* ---- ray tracing ------------------------------------------------------ */
+
+static int iabs_(int a) { return a < 0 ? -a : a; }
+
+/* q / n rounded to nearest, ties away from zero (n > 0). */
+static int round_div(int q, int n)
+{
+    int a = iabs_(q);
+    int r = (2 * a + n) / (2 * n);
+    return q < 0 ? -r : r;
+}
+
+static void build_rays(VisionTables *t)
+{
+    int used = 0;
+    for (int dz = -VR; dz <= VR; dz++) {
+        for (int dx = -VR; dx <= VR; dx++) {
+            int n = iabs_(dx) > iabs_(dz) ? iabs_(dx) : iabs_(dz);
+            t->ray_start[(dz + VR) * VW + dx + VR] = used;
+            for (int i = 1; i < n; i++) {
+                t->ray_cell[used][0] = (int8_t)round_div(dx * i, n);
+                t->ray_cell[used][1] = (int8_t)round_div(dz * i, n);
+                used++;
+            }
+        }
+    }
+}
+
+/* Blocker height of tile c with the given buildings alive, ignoring `skip`. */
+static int cell_blocker(const VisionTables *t, int c, const uint8_t *alive, int skip)
+{
+    int b = t->sblock[c];
+    for (int k = t->cover_start[c]; k < t->cover_start[c + 1]; k++) {
+        int bi = t->cover_list[k];
+        if (bi != skip && alive[bi] && t->bld[bi].blocker > b)
+            b = t->bld[bi].blocker;
+    }
+    return b;
+}
+
+/* 1 when the ray from (sx, sz) with ray start height h0 to the tile at offset
+ * (dx, dz) is clear (target and intermediate cells inside the map). */
+static int ray_clear(const VisionTables *t, int sx, int sz, int h0, int dx, int dz,
+                     const uint8_t *alive, int skip)
+{
+    int n = iabs_(dx) > iabs_(dz) ? iabs_(dx) : iabs_(dz);
+    if (n <= 1)
+        return 1;
+    int h1 = t->terrain[map_index(sx + dx, sz + dz)] + 3;
+    const int8_t (*cell)[2] = &t->ray_cell[t->ray_start[(dz + VR) * VW + dx + VR]];
+    for (int i = 1; i < n; i++) {
+        int c = map_index(sx + cell[i - 1][0], sz + cell[i - 1][1]);
+        int h = t->terrain[c] + cell_blocker(t, c, alive, skip);
+        if (h * n >= h0 * (n - i) + h1 * i)
+            return 0;
+    }
+    return 1;
+}
+
+/* Buildings (other than skip) covering an intermediate cell of the ray. */
+static uint64_t ray_buildings(const VisionTables *t, int sx, int sz, int dx, int dz, int skip)
+{
+    int n = iabs_(dx) > iabs_(dz) ? iabs_(dx) : iabs_(dz);
+    uint64_t m = 0;
+    const int8_t (*cell)[2] = &t->ray_cell[t->ray_start[(dz + VR) * VW + dx + VR]];
+    for (int i = 1; i < n; i++) {
+        int c = map_index(sx + cell[i - 1][0], sz + cell[i - 1][1]);
+        for (int k = t->cover_start[c]; k < t->cover_start[c + 1]; k++)
+            if (t->cover_list[k] != skip)
+                m |= (uint64_t)1 << t->cover_list[k];
+    }
+    return m;
+}
+
+/* Build-time trace of one ray against two height grids at once (terrain +
+ * blockers with no building / every building standing, hall >= hnone):
+ * 0 hidden even with no building, 1 visible only without buildings, 2 visible
+ * with all of them. Same rule as ray_clear. */
+static int ray_class(const VisionTables *t, const int16_t *hnone, const int16_t *hall,
+                     int sx, int sz, int h0, int dx, int dz)
+{
+    int n = iabs_(dx) > iabs_(dz) ? iabs_(dx) : iabs_(dz);
+    if (n <= 1)
+        return 2;
+    int h1 = t->terrain[map_index(sx + dx, sz + dz)] + 3;
+    const int8_t (*cell)[2] = &t->ray_cell[t->ray_start[(dz + VR) * VW + dx + VR]];
+    int cls = 2;
+    for (int i = 1; i < n; i++) {
+        int c = map_index(sx + cell[i - 1][0], sz + cell[i - 1][1]);
+        int ray = h0 * (n - i) + h1 * i;
+        if (hall[c] * n >= ray) {
+            if (hnone[c] * n >= ray)
+                return 0;
+            cls = 1;
+        }
+    }
+    return cls;
+}
+
+/* Fill one window (rows 2r+1) for a source at (sx, sz); hnone / hall are the
+ * height grids of ray_class for this source (skip already left out). */
+static uint64_t build_window(const VisionTables *t, const int16_t *hnone, const int16_t *hall,
+                             int sx, int sz, int r, int eye, int skip,
+                             uint32_t *all, uint32_t *diff)
+{
+    uint64_t mask = 0;
+    int h0 = t->terrain[map_index(sx, sz)] + eye;
+    for (int dz = -r; dz <= r; dz++) {
+        uint32_t a = 0, d = 0;
+        int tz = sz + dz;
+        if (tz >= 0 && tz < MAP_N) {
+            for (int dx = -r; dx <= r; dx++) {
+                int tx = sx + dx;
+                if (tx < 0 || tx >= MAP_N || dx * dx + dz * dz > r * r)
+                    continue;
+                int cls = ray_class(t, hnone, hall, sx, sz, h0, dx, dz);
+                if (cls == 0)
+                    continue;
+                uint32_t bit = (uint32_t)1 << (dx + r);
+                if (cls == 2) {
+                    a |= bit;
+                } else {
+                    d |= bit;
+                    mask |= ray_buildings(t, sx, sz, dx, dz, skip);
+                }
+            }
+        }
+        all[dz + r] = a;
+        diff[dz + r] = d;
+    }
+    return mask;
+}
+
+/* ---- tables ----------------------------------------------------------- */
+
+static int clamp_radius(int r)
+{
+    return r < 0 ? 0 : (r > VR ? VR : r);
+}
+
+VisionTables *vision_tables_build(const MapData *map)
+{
+    if (!map || map->building_n < 0 || map->building_n > MAP_BUILDINGS)
+        return NULL;
+    VisionTables *t = calloc(1, sizeof *t);
+    if (!t)
+        return NULL;
+    t->bytes = sizeof *t;
+    memcpy(t->terrain, map->height8, sizeof t->terrain);
+    memcpy(t->sblock, map->blocker8, sizeof t->sblock);
+    build_rays(t);
+
+    /* buildings and the tiles they cover (counting sort by tile) */
+    t->building_n = map->building_n;
+    int32_t count[MAP_TILES + 1];
+    memset(count, 0, sizeof count);
+    for (int i = 0; i < t->building_n; i++) {
+        const MapBuilding *b = &map->building[i];
+        VisionBuilding *vb = &t->bld[i];
+        vb->tx = map_tile_of(b->x);
+        vb->tz = map_tile_of(b->z);
+        if (!map_in_bounds(vb->tx, vb->tz)) {   /* off-map building: no sight */
+            vb->tx = vb->tz = -1;
+        }
+        vb->team = b->team;
+        vb->radius = clamp_radius(b->sight_tiles);
+        vb->eye = b->eye8;
+        vb->blocker = b->blocker8 < 0 ? 0 : (b->blocker8 > 255 ? 255 : b->blocker8);
+        int fn = b->footprint_n < 0 ? 0 : (b->footprint_n > MAP_MAX_FOOTPRINT ? MAP_MAX_FOOTPRINT : b->footprint_n);
+        if (fn == 0) {
+            if (vb->tx >= 0)
+                count[map_index(vb->tx, vb->tz) + 1]++;
+        } else {
+            for (int k = 0; k < fn; k++)
+                if (b->footprint[k] < MAP_TILES)
+                    count[b->footprint[k] + 1]++;
+        }
+    }
+    for (int c = 0; c < MAP_TILES; c++)
+        count[c + 1] += count[c];
+    memcpy(t->cover_start, count, sizeof t->cover_start);
+    for (int i = 0; i < t->building_n; i++) {
+        const MapBuilding *b = &map->building[i];
+        int fn = b->footprint_n < 0 ? 0 : (b->footprint_n > MAP_MAX_FOOTPRINT ? MAP_MAX_FOOTPRINT : b->footprint_n);
+        if (fn == 0) {
+            if (t->bld[i].tx >= 0)
+                t->cover_list[count[map_index(t->bld[i].tx, t->bld[i].tz)]++] = (uint8_t)i;
+        } else {
+            for (int k = 0; k < fn; k++)
+                if (b->footprint[k] < MAP_TILES)
+                    t->cover_list[count[b->footprint[k]]++] = (uint8_t)i;
+        }
+    }
+
+    /* build-only height grids: terrain + blockers with none / all standing */
+    int16_t *hnone = malloc(3u * MAP_TILES * sizeof *hnone);
+    if (!hnone) {
+        vision_tables_free(t);
+        return NULL;
+    }
+    int16_t *hall = hnone + MAP_TILES, *hown = hnone + 2 * MAP_TILES;
+    uint8_t alive_all[MAP_BUILDINGS];
+    memset(alive_all, 1, sizeof alive_all);
+    for (int c = 0; c < MAP_TILES; c++) {
+        hnone[c] = (int16_t)(t->terrain[c] + t->sblock[c]);
+        hall[c] = (int16_t)(t->terrain[c] + cell_blocker(t, c, alive_all, -1));
+    }
+
+    for (int i = 0; i < t->building_n; i++) {
+        VisionBuilding *vb = &t->bld[i];
+        if (vb->tx < 0)
+            continue;
+        for (int c = 0; c < MAP_TILES; c++)   /* all standing but itself */
+            hown[c] = t->cover_start[c] == t->cover_start[c + 1] ? hall[c]
+                      : (int16_t)(t->terrain[c] + cell_blocker(t, c, alive_all, i));
+        vb->mask = build_window(t, hnone, hown, vb->tx, vb->tz, vb->radius, vb->eye, i,
+                                vb->all, vb->diff);
+    }
+
+    for (int k = 0; k < VISION_KINDS; k++) {
+        VisionKind *vk = &t->kind[k];
+        vk->radius = kind_radius[k];
+        vk->eye = kind_eye[k];
+        vk->rows = 2 * vk->radius + 1;
+        vk->win = malloc((size_t)MAP_TILES * 2u * (size_t)vk->rows * sizeof *vk->win);
+        vk->mask = malloc((size_t)MAP_TILES * sizeof *vk->mask);
+        if (!vk->win || !vk->mask) {
+            free(hnone);
+            vision_tables_free(t);
+            return NULL;
+        }
+        t->bytes += (size_t)MAP_TILES * (2u * (size_t)vk->rows * sizeof *vk->win + sizeof *vk->mask);
+        for (int s = 0; s < MAP_TILES; s++) {
+            uint32_t *w = vk->win + (size_t)s * 2u * (size_t)vk->rows;
+            vk->mask[s] = build_window(t, hnone, hall, s % MAP_N, s / MAP_N, vk->radius,
+                                       vk->eye, -1, w, w + vk->rows);
+        }
+    }
+    free(hnone);
+    return t;
+}
+
+void vision_tables_free(VisionTables *t)
+{
+    if (!t)
+        return;
+    for (int k = 0; k < VISION_KINDS; k++) {
+        free(t->kind[k].win);
+        free(t->kind[k].mask);
+    }
+    free(t);
+}
+
+size_t vision_tables_bytes(const VisionTables *t)
+{
+    return t ? t->bytes : 0;
+}
+
+static pthread_once_t g_tables_once = PTHREAD_ONCE_INIT;
+static const VisionTables *g_tables;
+
+static void build_shared_tables(void)
+{
+    g_tables = vision_tables_build(map_get());
+}
+
+const VisionTables *vision_tables_get(void)
+{
+    pthread_once(&g_tables_once, build_shared_tables);
+    return g_tables;
+}
+
+/* ---- run time --------------------------------------------------------- */
+
+void vision_init(Vision *v, const VisionTables *tables)
+{
+    memset(v, 0, sizeof *v);
+    v->tables = tables;
+}
+
+static uint64_t mix64(uint64_t h, uint64_t v)
+{
+    h ^= v;
+    h *= 0x9E3779B97F4A7C15ull;
+    h ^= h >> 29;
+    return h;
+}
+
+/* OR `bits` (window columns, bit 0 = column c0) into a 116-bit row. */
+static void or_row(uint64_t *row, uint64_t bits, int c0)
+{
+    if (c0 < 0) {
+        bits >>= -c0;                   /* -c0 <= VR; the dropped bits are off-map zeros */
+        c0 = 0;
+    }
+    if (c0 < 64) {
+        row[0] |= bits << c0;
+        if (c0 > 0)
+            row[1] |= bits >> (64 - c0);
+    } else {
+        row[1] |= bits << (c0 - 64);    /* bits past column 115 are zero */
+    }
+}
+
+/* OR one window into a team grid, resolving its diff bits for the buildings
+ * alive now (skip = the source building, -1 for units). */
+static void apply_window(const VisionTables *t, uint64_t (*grid)[VISION_WORDS],
+                         int sx, int sz, int r, int eye, int skip,
+                         const uint32_t *all, const uint32_t *diff, uint64_t mask,
+                         const uint8_t *alive, uint64_t alive_mask, uint64_t dead_mask)
+{
+    int rows = 2 * r + 1;
+    int mode;                           /* 0: all only, 1: all | diff, 2: trace */
+    if ((mask & dead_mask) == 0)
+        mode = 0;
+    else if ((mask & alive_mask) == 0)
+        mode = 1;
+    else
+        mode = 2;
+    int h0 = t->terrain[map_index(sx, sz)] + eye;
+    for (int j = 0; j < rows; j++) {
+        int tz = sz - r + j;
+        if (tz < 0 || tz >= MAP_N)
+            continue;
+        uint32_t bits = all[j];
+        uint32_t d = diff[j];
+        if (d && mode == 1) {
+            bits |= d;
+        } else if (d && mode == 2) {
+            for (int b = 0; b < rows; b++)
+                if (((d >> b) & 1u) && ray_clear(t, sx, sz, h0, b - r, j - r, alive, skip))
+                    bits |= (uint32_t)1 << b;
+        }
+        if (bits)
+            or_row(grid[tz], bits, sx - r);
+    }
+}
+
+void vision_update(Vision *v, int team, const VisionSource *src, int n,
+                   const uint8_t *building_alive)
+{
+    const VisionTables *t = v->tables;
+    if (team < 0 || team > 1)
+        return;
+    if (n < 0 || !src)
+        n = 0;
+    int bn = t ? t->building_n : 0;
+
+    uint64_t h = mix64(0x6A09E667F3BCC908ull, (uint64_t)(uint32_t)n);
+    for (int i = 0; i < n; i++)
+        h = mix64(h, (uint64_t)(uint16_t)src[i].tile | (uint64_t)(uint16_t)src[i].kind << 16);
+    uint64_t alive_mask = 0;
+    for (int i = 0; i < bn; i++)
+        if (!building_alive || building_alive[i])
+            alive_mask |= (uint64_t)1 << i;
+    h = mix64(h, alive_mask);
+    h = mix64(h, (uint64_t)(uintptr_t)t);
+    if (v->valid[team] && v->key[team] == h)
+        return;
+    v->key[team] = h;
+    v->valid[team] = 1;
+
+    uint64_t (*grid)[VISION_WORDS] = v->grid[team];
+    memset(grid, 0, sizeof v->grid[team]);
+    if (!t)
+        return;
+    uint64_t all_bits = bn == 64 ? ~(uint64_t)0 : (((uint64_t)1 << bn) - 1);
+    uint64_t dead_mask = all_bits & ~alive_mask;
+    uint8_t alive[MAP_BUILDINGS];
+    for (int i = 0; i < bn; i++)
+        alive[i] = (uint8_t)((alive_mask >> i) & 1u);
+
+    for (int i = 0; i < n; i++) {
+        int tile = src[i].tile, k = src[i].kind;
+        if (tile < 0 || tile >= MAP_TILES || k < 0 || k >= VISION_KINDS)
+            continue;
+        const VisionKind *vk = &t->kind[k];
+        const uint32_t *w = vk->win + (size_t)tile * 2u * (size_t)vk->rows;
+        apply_window(t, grid, tile % MAP_N, tile / MAP_N, vk->radius, vk->eye, -1,
+                     w, w + vk->rows, vk->mask[tile], alive, alive_mask, dead_mask);
+    }
+    for (int i = 0; i < bn; i++) {
+        const VisionBuilding *vb = &t->bld[i];
+        if (!alive[i] || vb->team != team || vb->tx < 0)
+            continue;
+        apply_window(t, grid, vb->tx, vb->tz, vb->radius, vb->eye, i,
+                     vb->all, vb->diff, vb->mask, alive, alive_mask, dead_mask);
+    }
+}
+
+int vision_sees_point(const Vision *v, int team, int32_t x, int32_t z)
+{
+    if (team < 0 || team > 1)
+        return 0;
+    int64_t ux = (int64_t)x + MAP_HALF_WORLD, uz = (int64_t)z + MAP_HALF_WORLD;
+    const int64_t span = (int64_t)MAP_N * GOTA_TILE;
+    if (ux < 0 || uz < 0 || ux > span || uz > span)
+        return 0;
+    int tx = (int)(ux / GOTA_TILE), tz = (int)(uz / GOTA_TILE);
+    int tx0 = (ux % GOTA_TILE == 0) ? tx - 1 : tx;   /* on an edge: both sides */
+    int tz0 = (uz % GOTA_TILE == 0) ? tz - 1 : tz;
+    for (int zz = tz0; zz <= tz; zz++)
+        for (int xx = tx0; xx <= tx; xx++)
+            if (map_in_bounds(xx, zz) && vision_tile(v, team, xx, zz))
+                return 1;
+    return 0;
+}
