@@ -28,7 +28,7 @@
 #define MAP_HALF_WORLD (MAP_N / 2 * GOTA_TILE)   /* 3,480,000 */
 #define MAP_MAX_WAYPOINTS 32
 #define MAP_MAX_FOOTPRINT 32
-#define MAP_BUILDINGS 38                          /* 2 gods + 22 towers + 12 barracks */
+#define MAP_BUILDINGS 38                          /* capacity; the Competition map uses 36 (below) */
 #define MAP_CAMPS 14
 #define MAP_MAX_CAMP_MEMBERS 5
 
@@ -81,7 +81,16 @@ typedef struct {
     int32_t lane_n[3];
     int32_t lane_x[3][MAP_MAX_WAYPOINTS], lane_z[3][MAP_MAX_WAYPOINTS];
 
-    /* buildings: index 0 red god, 1 blue god, then towers, guards, barracks */
+    /* buildings: index 0 red god, 1 blue god, then towers, guards, barracks;
+     * building_n = 36 = 2 gods + 18 lane towers + 4 god guards + 12 barracks.
+     * Order (team 0 = Red before team 1 = Blue everywhere):
+     *   0, 1                      gods (Red, Blue)
+     *   2 + lane*6 + team*3 + tier   lane towers, tier 0 outer, 1 inner, 2 gate (2..19)
+     *   20 + team*2 + j           god guards, j 0/1 (20..23)
+     *   24 + lane*4 + team*2 + side  barracks, side 0 = left of the road when
+     *                             facing out of the own gate, 1 = right (24..35)
+     * Building i mirrors to the same kind/tier/side of the other team on lane
+     * 2 - lane (MAP_IDX_* below). */
     int32_t building_n;
     MapBuilding building[MAP_BUILDINGS];
 
@@ -89,6 +98,13 @@ typedef struct {
 
     int32_t hero_spawn_x[2], hero_spawn_z[2];   /* spawn room centre per team */
 } MapData;
+
+/* building indices of the Competition map (see MapData.building) */
+#define MAP_BUILDING_COUNT 36
+#define MAP_IDX_GOD(team) (team)
+#define MAP_IDX_TOWER(lane, team, tier) (2 + (lane) * 6 + (team) * 3 + (tier))
+#define MAP_IDX_GUARD(team, j) (20 + (team) * 2 + (j))
+#define MAP_IDX_BARRACKS(lane, team, side) (24 + (lane) * 4 + (team) * 2 + (side))
 
 /* The shared map; built on first use (thread-safe), never modified after. */
 const MapData *map_get(void);
