@@ -112,24 +112,26 @@ static int creep_target_valid(const GotaMatch *m, int c, int t)
     return fx_dist2(m->snap_x[c], m->snap_z[c], m->snap_x[t], m->snap_z[t]) <= keep * keep;
 }
 
-typedef struct { int kind; } CreepPick;
+/* Creep candidates: the nearest visible hostile creep and enemy hero. */
+typedef struct { Nearest creep, hero; } CreepPick;
 
-static int creep_accepts(const GotaMatch *m, int from, int j, const void *ctx)
+static void creep_visit(const GotaMatch *m, int from, int j, int64_t d2, void *ctx)
 {
-    const CreepPick *p = ctx;
-    return m->unit[j].kind == p->kind && unit_attackable(m, j) && unit_hostile(m, from, j) &&
-           unit_visible_to(m, m->unit[from].team, j);
+    CreepPick *p = ctx;
+    const GotaUnit *u = &m->unit[j];
+    if (!unit_hostile(m, from, j) || !unit_attackable(m, j) || !unit_visible_to(m, m->unit[from].team, j))
+        return;
+    if (u->kind == GOTA_KIND_CREEP) nearest_offer(m, &p->creep, j, d2);
+    else if (u->kind == GOTA_KIND_HERO) nearest_offer(m, &p->hero, j, d2);
 }
 
 static int creep_acquire(const GotaMatch *m, int c)
 {
-    CreepPick creep = {GOTA_KIND_CREEP}, hero = {GOTA_KIND_HERO};
-    int tc = match_nearest(m, c, CREEP_ACQUIRE, creep_accepts, &creep);
-    int th = match_nearest(m, c, CREEP_ACQUIRE, creep_accepts, &hero);
-    if (th < 0) return tc;
-    if (tc < 0) return th;
-    int32_t x = m->snap_x[c], z = m->snap_z[c];
-    return fx_dist2(x, z, m->snap_x[th], m->snap_z[th]) < fx_dist2(x, z, m->snap_x[tc], m->snap_z[tc]) ? th : tc;
+    CreepPick pick = {{-1, 0}, {-1, 0}};
+    match_scan(m, c, CREEP_ACQUIRE, creep_visit, &pick);
+    if (pick.hero.slot < 0) return pick.creep.slot;
+    if (pick.creep.slot < 0) return pick.hero.slot;
+    return pick.hero.d2 < pick.creep.d2 ? pick.hero.slot : pick.creep.slot;   /* a hero must be strictly closer */
 }
 
 static int creep_structure_target(const GotaMatch *m, int c)

@@ -10,11 +10,13 @@
 /* floor(sqrt(v)) for v >= 0 */
 static inline uint32_t fx_isqrt64(uint64_t v)
 {
-    uint64_t r = 0, bit = (uint64_t)1 << 62;
-    while (bit > v) bit >>= 2;
-    while (bit) {
-        if (v >= r + bit) { v -= r + bit; r = (r >> 1) + bit; }
-        else r >>= 1;
+    if (v == 0) return 0;
+    /* start at the highest power of four <= v */
+    uint64_t r = 0, bit = (uint64_t)1 << ((63 - __builtin_clzll(v)) & ~1);
+    while (bit) {   /* branch-free digit step: the comparison becomes a mask */
+        uint64_t t = r + bit, take = (uint64_t)0 - (uint64_t)(v >= t);
+        v -= t & take;
+        r = (r >> 1) + (bit & take);
         bit >>= 2;
     }
     return (uint32_t)r;

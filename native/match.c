@@ -158,20 +158,36 @@ void gota_match_free(GotaMatch *m)
 }
 
 /* ---- the tick ----------------------------------------------------------- */
+/* The team's vision sources: every hero, and one creep per tile (creeps on
+ * one tile see the same; a hero's sight covers a creep's on its tile). */
+static int vision_sources(GotaMatch *m, int team, VisionSource *src)
+{
+    int n = 0;
+    uint32_t stamp = ++m->source_stamp;
+    for (int i = 0; i < m->unit_n; i++) {
+        const GotaUnit *u = &m->unit[i];
+        if (u->alive && u->team == team && u->kind == GOTA_KIND_HERO) {
+            int t = map_index_of(u->x, u->z);
+            m->source_tile[t] = stamp;
+            src[n++] = (VisionSource){(int16_t)t, VISION_HERO};
+        }
+    }
+    for (int i = 0; i < m->unit_n; i++) {
+        const GotaUnit *u = &m->unit[i];
+        if (!u->alive || u->team != team || u->kind != GOTA_KIND_CREEP) continue;
+        int t = map_index_of(u->x, u->z);
+        if (m->source_tile[t] == stamp) continue;
+        m->source_tile[t] = stamp;
+        src[n++] = (VisionSource){(int16_t)t, VISION_CREEP};
+    }
+    return n;
+}
+
 static void phase_vision(GotaMatch *m)
 {
     VisionSource src[GOTA_MAX_UNITS];
-    for (int team = 0; team < 2; team++) {
-        int n = 0;
-        for (int i = 0; i < m->unit_n; i++) {
-            const GotaUnit *u = &m->unit[i];
-            if (!u->alive || u->team != team) continue;
-            if (u->kind == GOTA_KIND_HERO || u->kind == GOTA_KIND_CREEP)
-                src[n++] = (VisionSource){(int16_t)map_index_of(u->x, u->z),
-                                          (int16_t)(u->kind == GOTA_KIND_HERO ? VISION_HERO : VISION_CREEP)};
-        }
-        vision_update(&m->vision, team, src, n, m->building_alive);
-    }
+    for (int team = 0; team < 2; team++)
+        vision_update(&m->vision, team, src, vision_sources(m, team, src), m->building_alive);
     for (int i = 0; i < m->unit_n; i++) {
         const GotaUnit *u = &m->unit[i];
         for (int team = 0; team < 2; team++)

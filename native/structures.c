@@ -73,9 +73,20 @@ void structures_sync(GotaMatch *m)
             tier_dead[b->team][b->lane][b->tier] = 1;
         }
     }
+    int front_tier[2][3];
+    for (int t = 0; t < 2; t++)
+        for (int l = 0; l < 3; l++) {
+            m->lane_front[t][l] = -1;
+            front_tier[t][l] = 99;
+        }
     for (int i = 0; i < map->building_n; i++) {
         const MapBuilding *b = &map->building[i];
         GotaUnit *u = &m->unit[m->building_slot[i]];
+        if (m->building_alive[i] && b->kind == GOTA_KIND_TOWER && b->tier != GOTA_TIER_GUARD &&
+            b->tier < front_tier[b->team][b->lane]) {
+            front_tier[b->team][b->lane] = b->tier;
+            m->lane_front[b->team][b->lane] = m->building_slot[i];
+        }
         int exposed = 0;
         if (b->kind == GOTA_KIND_GOD) exposed = guards_dead[b->team] == 2;
         else if (b->kind == GOTA_KIND_BARRACKS) exposed = lane_towers_dead[b->team][b->lane] == 3;
@@ -94,15 +105,15 @@ void structures_sync(GotaMatch *m)
 int structure_next_enemy(const GotaMatch *m, int team, int lane, int32_t x, int32_t z)
 {
     const MapData *map = m->map;
-    int enemy = 1 - team, best = -1, best_tier = 99, best_barracks = -1, best_guard = -1;
+    int enemy = 1 - team;
+    if (m->lane_front[enemy][lane] >= 0) return m->lane_front[enemy][lane];
+    int best_barracks = -1, best_guard = -1;
     int64_t d_barracks = INT64_MAX, d_guard = INT64_MAX;
     for (int i = 0; i < map->building_n; i++) {
         const MapBuilding *b = &map->building[i];
         if (!m->building_alive[i] || b->team != enemy) continue;
         int slot = m->building_slot[i];
-        if (b->kind == GOTA_KIND_TOWER && b->tier != GOTA_TIER_GUARD && b->lane == lane) {
-            if (b->tier < best_tier) { best_tier = b->tier; best = slot; }
-        } else if (b->kind == GOTA_KIND_BARRACKS && b->lane == lane) {
+        if (b->kind == GOTA_KIND_BARRACKS && b->lane == lane) {
             int64_t d = fx_dist2(x, z, b->x, b->z);
             if (d < d_barracks) { d_barracks = d; best_barracks = slot; }
         } else if (b->kind == GOTA_KIND_TOWER && b->tier == GOTA_TIER_GUARD && m->unit[slot].exposed) {
@@ -110,18 +121,19 @@ int structure_next_enemy(const GotaMatch *m, int team, int lane, int32_t x, int3
             if (d < d_guard) { d_guard = d; best_guard = slot; }
         }
     }
-    if (best >= 0) return best;
-    if (best_barracks >= 0) return best_barracks;
-    return best_guard;
+    return best_barracks >= 0 ? best_barracks : best_guard;
 }
 
-typedef struct { int kind; } TowerPick;
+/* Tower candidates: the nearest visible hostile creep and the nearest hero. */
+typedef struct { Nearest creep, hero; } TowerPick;
 
-static int tower_accepts(const GotaMatch *m, int from, int j, const void *ctx)
+static void tower_visit(const GotaMatch *m, int from, int j, int64_t d2, void *ctx)
 {
-    const TowerPick *p = ctx;
-    return m->unit[j].kind == p->kind && unit_hostile(m, from, j) &&
-           unit_visible_to(m, m->unit[from].team, j);
+    TowerPick *p = ctx;
+    const GotaUnit *u = &m->unit[j];
+    if (!unit_hostile(m, from, j) || !unit_visible_to(m, m->unit[from].team, j)) return;
+    if (u->kind == GOTA_KIND_CREEP) nearest_offer(m, &p->creep, j, d2);
+    else if (u->kind == GOTA_KIND_HERO) nearest_offer(m, &p->hero, j, d2);
 }
 
 static int tower_target_valid(const GotaMatch *m, int tower, int t)
@@ -141,9 +153,9 @@ void towers_update(GotaMatch *m)
         if (!u->alive || u->kind != GOTA_KIND_TOWER) continue;
         int t = unit_target_slot(m, slot);
         if (!tower_target_valid(m, slot, t)) {
-            TowerPick creep = {GOTA_KIND_CREEP}, hero = {GOTA_KIND_HERO};
-            t = match_nearest(m, slot, u->range, tower_accepts, &creep);
-            if (t < 0) t = match_nearest(m, slot, u->range, tower_accepts, &hero);
+            TowerPick pick = {{-1, 0}, {-1, 0}};
+            match_scan(m, slot, u->range, tower_visit, &pick);
+            t = pick.creep.slot >= 0 ? pick.creep.slot : pick.hero.slot;
             if (t >= 0) {
                 s->target = t;
                 u->target_id = m->unit[t].id;

@@ -72,32 +72,30 @@ void match_buckets_build(GotaMatch *m)
     }
 }
 
-int match_nearest(const GotaMatch *m, int from, int32_t radius, unit_filter_fn keep, const void *ctx)
+void match_scan(const GotaMatch *m, int from, int32_t radius, unit_visit_fn visit, void *ctx)
 {
     int32_t x = m->snap_x[from], z = m->snap_z[from];
-    int bx0 = bucket_of(x - radius, z - radius), bx1 = bucket_of(x + radius, z + radius);
-    int bz0 = bx0 / BUCKET_N, bz1 = bx1 / BUCKET_N;
-    bx0 %= BUCKET_N;
-    bx1 %= BUCKET_N;
-    int64_t best_d = (int64_t)radius * radius;
-    int best = -1;
-    for (int bz = bz0; bz <= bz1; bz++)
-        for (int bx = bx0; bx <= bx1; bx++) {
+    int b0 = bucket_of(x - radius, z - radius), b1 = bucket_of(x + radius, z + radius);
+    int64_t r2 = (int64_t)radius * radius;
+    for (int bz = b0 / BUCKET_N; bz <= b1 / BUCKET_N; bz++)
+        for (int bx = b0 % BUCKET_N; bx <= b1 % BUCKET_N; bx++) {
             int b = bz * BUCKET_N + bx;
             for (int k = m->bucket_start[b]; k < m->bucket_start[b + 1]; k++) {
                 int j = m->bucket_item[k];
                 if (j == from) continue;
                 int64_t d = fx_dist2(x, z, m->snap_x[j], m->snap_z[j]);
-                if (d > best_d) continue;
-                if (!keep(m, from, j, ctx)) continue;
-                /* equal distances: the lower id wins (ids grow with spawn order) */
-                if (d < best_d || best < 0 || m->unit[j].id < m->unit[best].id) {
-                    best_d = d;
-                    best = j;
-                }
+                if (d <= r2) visit(m, from, j, d, ctx);
             }
         }
-    return best;
+}
+
+void nearest_offer(const GotaMatch *m, Nearest *n, int j, int64_t d2)
+{
+    /* equal distances: the lower id wins (ids grow with spawn order) */
+    if (n->slot < 0 || d2 < n->d2 || (d2 == n->d2 && m->unit[j].id < m->unit[n->slot].id)) {
+        n->slot = j;
+        n->d2 = d2;
+    }
 }
 
 int unit_visible_to(const GotaMatch *m, int team, int slot)

@@ -87,6 +87,7 @@ struct GotaMatch {
     int32_t building_slot[MAP_BUILDINGS];
     uint8_t building_alive[MAP_BUILDINGS];
     uint8_t seen_destroyed[2][MAP_BUILDINGS];   /* enemy destruction a team has seen */
+    int32_t lane_front[2][3];     /* per team and lane: lowest standing tower tier's slot, -1 none */
 
     GotaUnit unit[GOTA_MAX_UNITS];
     UnitState st[GOTA_MAX_UNITS];
@@ -107,15 +108,20 @@ struct GotaMatch {
 
     Nav nav;
     Vision vision;
+    uint32_t source_stamp;              /* vision source de-duplication (not state) */
+    uint32_t source_tile[MAP_TILES];
 };
 
 /* ---- shared helpers between the rule files ----------------------------- */
 /* units.c */
-typedef int (*unit_filter_fn)(const GotaMatch *m, int from, int candidate, const void *ctx);
+typedef void (*unit_visit_fn)(const GotaMatch *m, int from, int candidate, int64_t d2, void *ctx);
 int unit_alloc(GotaMatch *m);
-/* Nearest living mobile unit within radius of `from` (snapshot positions) that
- * `keep` accepts; equal distances go to the lower id. -1 if none. */
-int match_nearest(const GotaMatch *m, int from, int32_t radius, unit_filter_fn keep, const void *ctx);
+/* Visit every living mobile unit other than `from` within radius of it
+ * (snapshot positions), with its squared distance, in bucket order. */
+void match_scan(const GotaMatch *m, int from, int32_t radius, unit_visit_fn visit, void *ctx);
+/* The nearest of the offered units; equal distances go to the lower id. */
+typedef struct { int slot; int64_t d2; } Nearest;
+void nearest_offer(const GotaMatch *m, Nearest *n, int j, int64_t d2);
 void match_event(GotaMatch *m, int type, int slot, int other_id, int value);
 void match_buckets_build(GotaMatch *m);
 int unit_attack_reach_ok(const GotaMatch *m, int attacker, int target, int32_t ax, int32_t az);
