@@ -153,17 +153,21 @@ int gota_match_units(const GotaMatch *m, const GotaUnit **units, int32_t *count)
  * number copied and the next sequence number. The log keeps the newest 4,096. */
 int gota_match_events(const GotaMatch *m, int64_t first, GotaEvent *out,
                       int32_t cap, int32_t *written, int64_t *next);
-/* Team vision: out gets GOTA_MAP_TILES^2 bytes, 1 where `team` sees the tile. */
+/* Team vision: out gets GOTA_MAP_TILES^2 bytes, 1 where `team` sees the tile.
+ * GOTA_ERR_INDEX for a team other than red or blue. */
 int gota_match_vision(const GotaMatch *m, int32_t team, uint8_t *out, int32_t cap);
 /* 1 if `team` currently sees unit slot `index`. */
 int gota_match_unit_visible(const GotaMatch *m, int32_t team, int32_t index, int32_t *out);
 /* Live walkability (static terrain and living building footprints), one byte
  * per tile. */
 int gota_match_walkable(const GotaMatch *m, uint8_t *out, int32_t cap);
-/* Set a unit's hit points (tests and scenario set-up; clamps to max_hp). */
+/* Set a living unit's hit points (tests and scenario set-up): hp >= 1, clamped
+ * to max_hp; GOTA_ERR_INDEX for a free slot or a dead unit. */
 int gota_match_debug_set_hp(GotaMatch *m, int32_t index, int32_t hp);
-/* Find a path from (sx,sz) to (gx,gz) with the match's navigation, writing
- * up to cap waypoints as x,z pairs; *count = waypoints, 0 when unreachable. */
+/* Find a path from (sx,sz) to (gx,gz) with the match's navigation, writing the
+ * waypoints as x,z pairs into out_xz (cap counts int32 values, so at least
+ * 2 * NAV_MAX_PATH = 48 is always enough; a shorter one gives GOTA_ERR_BUFFER);
+ * *count = waypoints, 0 when unreachable. */
 int gota_match_find_path(GotaMatch *m, int32_t sx, int32_t sz, int32_t gx, int32_t gz,
                          int32_t *out_xz, int32_t cap, int32_t *count);
 
@@ -193,9 +197,10 @@ typedef struct {
 
 /* Copy the map's tiles (row-major, z rows of x) into out. */
 int gota_map_tiles(GotaTile *out, int32_t cap);
-/* Lane route waypoints of lane 0..2 as x,z pairs in world units, red end first. */
+/* Lane route waypoints of lane 0..2 as x,z pairs in world units, red end first;
+ * cap counts int32 values; GOTA_ERR_INDEX for another lane. */
 int gota_map_lane(int32_t lane, int32_t *out_xz, int32_t cap, int32_t *count);
-/* Neutral camps: x,z (world) and tier, 3 ints per camp. */
+/* Neutral camps: x,z (world) and tier, 3 ints per camp; cap counts int32 values. */
 int gota_map_camps(int32_t *out, int32_t cap, int32_t *count);
 
 /* ---- errors ----------------------------------------------------------- */

@@ -1,0 +1,121 @@
+"""Single-match simulator speed and memory: ``python benchmarks/bench_sim.py [--matches 5]``.
+
+Plays N full matches (different seeds) one after another through ``Match``, prints
+ticks/s per run and the median, the peak RSS and the memory of one match (RSS growth
+over 20 new matches), and writes the figures to the ``## bench_sim`` section of
+benchmarks/RESULTS.md. Figures are printed, never asserted.
+"""
+import argparse
+import datetime
+import os
+import platform
+import re
+import resource
+import statistics
+import sys
+import time
+from pathlib import Path
+
+from gota_arena import MAX_BATTLE_TICKS, Match
+
+RESULTS = Path(__file__).resolve().parent / "RESULTS.md"
+SECTION = "## bench_sim"
+
+
+def rss_bytes() -> int:
+    """Current resident set size (Linux /proc; falls back to the peak)."""
+    try:
+        with open("/proc/self/statm") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except OSError:
+        return peak_rss_bytes()
+
+
+def peak_rss_bytes() -> int:
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak if sys.platform == "darwin" else peak * 1024  # Linux reports KiB
+
+
+def nproc() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+
+
+def cpu_model() -> str:
+    try:
+        text = Path("/proc/cpuinfo").read_text()
+    except OSError:
+        return platform.processor() or "unknown"
+    found = re.search(r"^model name\s*:\s*(.+)$", text, re.MULTILINE)
+    return found.group(1).strip() if found else platform.machine()
+
+
+def play(seed: int, ticks: int):
+    with Match(seed=seed, max_ticks=ticks) as m:
+        start = time.perf_counter()
+        m.run()
+        seconds = time.perf_counter() - start
+        info = m.info
+    return info.tick, seconds, info.result
+
+
+def match_bytes(count: int = 20) -> float:
+    """RSS growth per live match, over ``count`` new matches."""
+    Match(seed=0).close()  # warm up: shared tables, allocator arenas
+    before = rss_bytes()
+    matches = [Match(seed=seed) for seed in range(count)]
+    after = rss_bytes()
+    for m in matches:
+        m.close()
+    return (after - before) / count
+
+
+def write_results(lines: list) -> None:
+    text = RESULTS.read_text() if RESULTS.exists() else "# Benchmark results\n"
+    section = "\n".join([SECTION, ""] + lines) + "\n"
+    pattern = re.compile(rf"^{re.escape(SECTION)}\n.*?(?=^## |\Z)", re.MULTILINE | re.DOTALL)
+    if pattern.search(text):
+        text = pattern.sub(lambda _: section + "\n", text).rstrip("\n") + "\n"
+    else:
+        text = text.rstrip("\n") + "\n\n" + section
+    RESULTS.write_text(text)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--matches", type=int, default=5, help="full matches to play (default 5)")
+    parser.add_argument("--ticks", type=int, default=MAX_BATTLE_TICKS, help="max ticks per match")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the first match (then +1, +2, ...)")
+    parser.add_argument("--no-write", action="store_true", help="print only; leave RESULTS.md alone")
+    args = parser.parse_args(argv)
+
+    rates = []
+    for k in range(args.matches):
+        seed = args.seed + k
+        ticks, seconds, result = play(seed, args.ticks)
+        rates.append(ticks / seconds)
+        print(f"seed {seed}: {ticks} ticks in {seconds:.3f} s = {rates[-1]:,.0f} ticks/s ({result})")
+    median = statistics.median(rates)
+    per_match = match_bytes()
+    peak = peak_rss_bytes()
+    print(f"median {median:,.0f} ticks/s over {len(rates)} matches")
+    print(f"peak RSS {peak / 2**20:.1f} MiB; one match {per_match / 2**10:,.0f} KiB (RSS growth over 20 matches)")
+
+    if not args.no_write:
+        command = "python benchmarks/bench_sim.py" + ("" if argv is None and len(sys.argv) == 1
+                                                      else " " + " ".join(sys.argv[1:] if argv is None else argv))
+        write_results([
+            f"- date: {datetime.date.today().isoformat()}",
+            f"- command: `{command}`",
+            f"- machine: {nproc()} CPUs (nproc), {cpu_model()}; Python {platform.python_version()}",
+            f"- matches: {len(rates)} x {args.ticks} ticks, single-threaded, seeds {args.seed}..{args.seed + len(rates) - 1}",
+            f"- ticks/s per match: {', '.join(f'{r:,.0f}' for r in rates)}",
+            f"- median: **{median:,.0f} ticks/s**",
+            f"- peak RSS: {peak / 2**20:.1f} MiB",
+            f"- memory per match: {per_match / 2**10:,.0f} KiB (RSS growth over 20 new matches)",
+        ])
+        print(f"wrote {SECTION} in {RESULTS}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

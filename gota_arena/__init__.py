@@ -1,0 +1,29 @@
+"""gota-arena: a trainer framework around a fast native simulator of the 5v5 MOBA
+Gods of the Arena (GotA).
+
+    from gota_arena import Match
+    with Match(seed=1) as m:
+        m.run()
+        print(m.info, hex(m.hash()))
+"""
+__version__ = "0.1.0"
+
+from .constants import (  # noqa: E402
+    MAP_TILES, MAX_BATTLE_TICKS, MAX_UNITS, TICKS_PER_SECOND, TILE,
+    CreepKind, ErrorCode, EventType, Kind, Material, Region, Result, Team, Tier,
+)
+from .errors import (  # noqa: E402
+    ArgumentRangeError, ArgumentTypeError, ClosedMatchError, ConfigError, ConfigRangeError,
+    ConfigTypeError, GotaBufferError, GotaError, GotaIndexError, GotaMemoryError, InternalError,
+    MatchOverError, NullPointerError, UnknownConfigKeyError,
+)
+from .sim import Event, Match, MatchConfig, MatchInfo  # noqa: E402
+
+__all__ = [
+    "__version__", "Match", "MatchConfig", "MatchInfo", "Event",
+    "Kind", "Team", "Tier", "CreepKind", "EventType", "Result", "Material", "Region", "ErrorCode",
+    "TILE", "MAP_TILES", "TICKS_PER_SECOND", "MAX_BATTLE_TICKS", "MAX_UNITS",
+    "GotaError", "ConfigError", "UnknownConfigKeyError", "ConfigRangeError", "ConfigTypeError",
+    "ArgumentRangeError", "ArgumentTypeError", "GotaIndexError", "GotaBufferError", "NullPointerError",
+    "MatchOverError", "GotaMemoryError", "InternalError", "ClosedMatchError",
+]

@@ -1,0 +1,66 @@
+"""Command line: ``python -m gota_arena demo [--seed N] [--ticks N]``.
+
+For now one subcommand, ``demo``: play one seeded full match and print a summary.
+"""
+import argparse
+import sys
+import time
+from collections import Counter
+
+from . import __version__
+from .constants import MAX_BATTLE_TICKS, TICKS_PER_SECOND, Kind, Team
+from .errors import GotaError
+from .sim import Match
+
+_DRAIN_TICKS = 240  # read the event log this often (it keeps the newest 4,096)
+
+
+def demo(seed: int, ticks: int) -> int:
+    spawned, died, fallen = Counter(), Counter(), Counter()
+    with Match(seed=seed, max_ticks=ticks) as match:
+        sim_seconds = 0.0
+        while not match.over:
+            start = time.perf_counter()
+            match.step(_DRAIN_TICKS)
+            sim_seconds += time.perf_counter() - start
+            for e in match.new_events():
+                if e.kind == Kind.CREEP and e.type == "spawn":
+                    spawned[e.team] += 1
+                elif e.kind == Kind.CREEP and e.type == "death":
+                    died[e.team] += 1
+                elif e.type == "structure":
+                    fallen[e.team] += 1
+        info = match.info
+        print(f"gota-arena {__version__} demo: seed {seed}, {info.tick} ticks "
+              f"({info.tick / TICKS_PER_SECOND / 60:.1f} game minutes)")
+        print(f"  speed        {info.tick / max(sim_seconds, 1e-9):,.0f} ticks/s "
+              f"({sim_seconds:.2f} s simulated time)")
+        winner = f", {info.winner} wins" if info.winner else ""
+        print(f"  result       {info.result}{winner}; god hp red {info.god_hp[0]}, blue {info.god_hp[1]}")
+        red, blue = Team.RED, Team.BLUE
+        print(f"  structures   destroyed: red lost {fallen[red]}, blue lost {fallen[blue]}")
+        print(f"  creeps       spawned red {spawned[red]}, blue {spawned[blue]}; "
+              f"died red {died[red]}, blue {died[blue]}")
+        print(f"  final hash   0x{match.hash():016x}")
+    return 0
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="gota-arena", description=__doc__.splitlines()[0])
+    parser.add_argument("--version", action="version", version=f"gota-arena {__version__}")
+    commands = parser.add_subparsers(dest="command", required=True)
+    demo_cmd = commands.add_parser("demo", help="play one seeded full match and print a summary")
+    demo_cmd.add_argument("--seed", type=int, default=1, help="match seed (default 1)")
+    demo_cmd.add_argument("--ticks", type=int, default=MAX_BATTLE_TICKS,
+                          help=f"battle ticks before a timeout (default {MAX_BATTLE_TICKS})")
+    args = parser.parse_args(argv)
+    try:
+        if args.command == "demo":
+            return demo(args.seed, args.ticks)
+    except GotaError as error:
+        parser.exit(2, f"gota-arena {args.command}: {error}\n")
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,80 @@
+"""The shared map: point symmetry, lanes, camps, and the PNG renderer."""
+import os
+import struct
+import zlib
+
+import numpy as np
+
+from gota_arena import MAP_TILES, Match, Material
+from gota_arena import map as gmap
+from tests.conftest import ROOT
+
+
+def test_tiles_are_symmetric_under_180_degree_rotation():
+    tiles = gmap.map_tiles()
+    assert tiles.shape == (MAP_TILES, MAP_TILES) and not tiles.flags.writeable
+    for field in ("level", "material", "walkable"):
+        assert np.array_equal(tiles[field], tiles[field][::-1, ::-1]), field
+    assert set(np.unique(tiles["material"])) <= {int(m) for m in Material}
+    assert tiles["walkable"].any() and not tiles["walkable"].all()
+
+
+def test_three_lanes_mirror_each_other():
+    routes = [gmap.lane_route(lane) for lane in range(3)]
+    assert all(len(route) >= 2 for route in routes)
+    # rotating the map maps each lane, walked from the other end, onto a lane
+    rotated = [[(-x, -z) for x, z in reversed(route)] for route in routes]
+    assert sorted(rotated) == sorted(routes)
+
+
+def test_fourteen_camps_in_mirrored_pairs():
+    camps = gmap.camps()
+    assert len(camps) == 14
+    spots = {(c.x, c.z, c.tier) for c in camps}
+    assert all((-x, -z, tier) in spots for x, z, tier in spots)
+    for c in camps:
+        tx, tz = gmap.world_to_tile(c.x, c.z)
+        assert 0 <= tx < MAP_TILES and 0 <= tz < MAP_TILES
+
+
+def test_world_and_tile_coordinates_agree():
+    for tx, tz in ((0, 0), (57, 58), (115, 115)):
+        assert gmap.world_to_tile(*gmap.tile_centre(tx, tz)) == (tx, tz)
+
+
+def _read_png(data: bytes):
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    pos, chunks = 8, []
+    while pos < len(data):
+        (length,) = struct.unpack(">I", data[pos:pos + 4])
+        tag, body = data[pos + 4:pos + 8], data[pos + 8:pos + 8 + length]
+        (crc,) = struct.unpack(">I", data[pos + 8 + length:pos + 12 + length])
+        assert crc == zlib.crc32(tag + body) & 0xFFFFFFFF, tag
+        chunks.append((tag, body))
+        pos += 12 + length
+    assert chunks[0][0] == b"IHDR" and chunks[-1][0] == b"IEND"
+    w, h, depth, colour, _, _, _ = struct.unpack(">IIBBBBB", chunks[0][1])
+    raw = zlib.decompress(b"".join(body for tag, body in chunks if tag == b"IDAT"))
+    assert (depth, colour) == (8, 2) and len(raw) == h * (1 + 3 * w)
+    return w, h
+
+
+def test_renders_a_valid_png(tmp_path):
+    path = tmp_path / "map.png"
+    gmap.render_map_png(path, scale=2)
+    assert _read_png(path.read_bytes()) == (2 * MAP_TILES, 2 * MAP_TILES)
+
+
+def test_renders_a_match(tmp_path):
+    with Match(seed=1) as m:
+        m.step(1200)  # a few creep waves on the lanes
+        plain = gmap.render_image(scale=6)
+        drawn = gmap.render_image(m, scale=6)
+        assert drawn.shape == plain.shape == (6 * MAP_TILES, 6 * MAP_TILES, 3)
+        assert (drawn != plain).any(axis=2).sum() > 500
+        gmap.render_map_png(tmp_path / "match.png", m)
+    assert _read_png((tmp_path / "match.png").read_bytes()) == (6 * MAP_TILES, 6 * MAP_TILES)
+    if os.environ.get("GOTA_WRITE_DOCS") == "1":  # refresh the picture in the docs
+        with Match(seed=1) as m:
+            m.step(1200)
+            gmap.render_map_png(ROOT / "docs" / "map.png", m)
