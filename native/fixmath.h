@@ -7,18 +7,39 @@
 #define GOTA_FIXMATH_H
 #include <stdint.h>
 
-/* floor(sqrt(v)) for v >= 0 */
+/* floor(sqrt(v)) for v >= 0. A table start good to about 7 bits, one or two
+ * integer Newton steps (each roughly doubles the good bits; the integer step
+ * never lands below the root), then an exact downward fix-up. */
 static inline uint32_t fx_isqrt64(uint64_t v)
 {
-    if (v == 0) return 0;
-    /* start at the highest power of four <= v */
-    uint64_t r = 0, bit = (uint64_t)1 << ((63 - __builtin_clzll(v)) & ~1);
-    while (bit) {   /* branch-free digit step: the comparison becomes a mask */
-        uint64_t t = r + bit, take = (uint64_t)0 - (uint64_t)(v >= t);
-        v -= t & take;
-        r = (r >> 1) + (bit & take);
-        bit >>= 2;
+    /* round(16 * sqrt(i + 0.5)) for i = 64..255 */
+    static const uint16_t start[192] = {
+        128, 129, 130, 131, 132, 133, 134, 135, 136, 137, 138, 139, 140, 141, 142, 143,
+        144, 144, 145, 146, 147, 148, 149, 150, 151, 151, 152, 153, 154, 155, 156, 156,
+        157, 158, 159, 160, 160, 161, 162, 163, 164, 164, 165, 166, 167, 167, 168, 169,
+        170, 170, 171, 172, 173, 173, 174, 175, 176, 176, 177, 178, 179, 179, 180, 181,
+        181, 182, 183, 183, 184, 185, 186, 186, 187, 188, 188, 189, 190, 190, 191, 192,
+        192, 193, 194, 194, 195, 196, 196, 197, 198, 198, 199, 200, 200, 201, 201, 202,
+        203, 203, 204, 205, 205, 206, 206, 207, 208, 208, 209, 210, 210, 211, 211, 212,
+        213, 213, 214, 214, 215, 216, 216, 217, 217, 218, 219, 219, 220, 220, 221, 221,
+        222, 223, 223, 224, 224, 225, 225, 226, 227, 227, 228, 228, 229, 229, 230, 230,
+        231, 232, 232, 233, 233, 234, 234, 235, 235, 236, 237, 237, 238, 238, 239, 239,
+        240, 240, 241, 241, 242, 242, 243, 243, 244, 244, 245, 246, 246, 247, 247, 248,
+        248, 249, 249, 250, 250, 251, 251, 252, 252, 253, 253, 254, 254, 255, 255, 256,
+    };
+    if (v < 4) return v != 0;
+    int e = (63 - __builtin_clzll(v)) >> 1;     /* 4^e <= v < 4^(e+1), e >= 1 */
+    int sh = 2 * e - 6;
+    uint32_t i = (uint32_t)(sh >= 0 ? v >> sh : v << -sh);   /* top bits: 64..255 */
+    uint64_t r = ((uint64_t)start[i - 64] << e) >> 7;        /* >= 2^e > 0 */
+    if (e < 16) {   /* v < 2^32: 32-bit division, one step leaves an error of a few units */
+        r = (r + (uint32_t)v / (uint32_t)r) >> 1;
+    } else {
+        r = (r + v / r) >> 1;
+        r = (r + v / r) >> 1;
+        if (r > 0xFFFFFFFFu) r = 0xFFFFFFFFu;   /* the root is below 2^32; keeps r * r exact */
     }
+    while (r * r > v) r--;
     return (uint32_t)r;
 }
 
@@ -44,9 +65,12 @@ static inline int32_t fx_atan2(int64_t dz, int64_t dx)
     while (dx > ((int64_t)1 << 40) || dz > ((int64_t)1 << 40) || dz < -((int64_t)1 << 40)) { dx >>= 1; dz >>= 1; }
     dx *= 65536; dz *= 65536;
     for (int i = 0; i < 16; i++) {
-        int64_t nx, nz;
-        if (dz > 0) { nx = dx + (dz >> i); nz = dz - (dx >> i); angle += atan_tab[i]; }
-        else { nx = dx - (dz >> i); nz = dz + (dx >> i); angle -= atan_tab[i]; }
+        /* branch-free: neg = 0 when dz > 0 (add atan(2^-i)), else -1 (subtract
+         * it and rotate the other way); (v ^ neg) - neg is v or -v */
+        int64_t neg = -(int64_t)(dz <= 0);
+        int64_t nx = dx + (((dz >> i) ^ neg) - neg);
+        int64_t nz = dz - (((dx >> i) ^ neg) - neg);
+        angle += (atan_tab[i] ^ (int32_t)neg) - (int32_t)neg;
         dx = nx; dz = nz;
     }
     int32_t a = (angle + 128) >> 8;

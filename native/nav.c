@@ -182,7 +182,14 @@ int nav_line_clear(const Nav *nav, const MapData *map, int32_t x0, int32_t z0, i
 /* a body may move from (x0,z0) to (x1,z1) in one straight step */
 static int move_ok(const Nav *nav, const MapData *map, int32_t x0, int32_t z0, int32_t x1, int32_t z1)
 {
-    return map_world_inside(x1, z1) && walk(nav, map, x0, z0, x1, z1, 0);
+    if (!map_world_inside(x1, z1)) return 0;
+    /* most steps stay on one tile: walk() crosses nothing then and only asks
+     * that the start lie on the map (an off-map start wraps past W here) */
+    const uint32_t W = (uint32_t)MAP_N * GOTA_TILE;
+    uint32_t X0 = (uint32_t)((int64_t)x0 + MAP_HALF_WORLD), Z0 = (uint32_t)((int64_t)z0 + MAP_HALF_WORLD);
+    uint32_t X1 = (uint32_t)(x1 + MAP_HALF_WORLD), Z1 = (uint32_t)(z1 + MAP_HALF_WORLD);
+    if (X0 < W && Z0 < W && X0 / GOTA_TILE == X1 / GOTA_TILE && Z0 / GOTA_TILE == Z1 / GOTA_TILE) return 1;
+    return walk(nav, map, x0, z0, x1, z1, 0);
 }
 
 /* ---- A* ------------------------------------------------------------------ */
@@ -505,12 +512,9 @@ int nav_steer(const Nav *nav, const MapData *map, int32_t *x, int32_t *z, int32_
 
 /* ---- collision ----------------------------------------------------------- */
 
-static int32_t floor_div(int64_t a, int64_t b)
-{
-    int64_t q = a / b;
-    if ((a % b != 0) && ((a < 0) != (b < 0))) q--;
-    return (int32_t)q;
-}
+#define NAV_CHAINS 1024             /* cell chains, by cell index mod 1024 (a 3 x 3 block never shares one) */
+#define NAV_PAIR_CAP 4096           /* candidate lists kept between passes */
+_Static_assert(NAV_CHAINS > 2 * (MAP_N + 1), "neighbouring cells land in different chains");
 
 /* displacement of `share` along (dx,dz)/d; along +x when d == 0 */
 static void share_vec(int64_t dx, int64_t dz, int64_t d, int64_t share, int32_t *ox, int32_t *oz)
@@ -518,6 +522,25 @@ static void share_vec(int64_t dx, int64_t dz, int64_t d, int64_t share, int32_t 
     if (d == 0) { *ox = (int32_t)share; *oz = 0; return; }
     *ox = (int32_t)(dx * share / d);
     *oz = (int32_t)(dz * share / d);
+}
+
+/* share_vec of s = overlap / 2 (to a) and of overlap - s (to b) with one
+ * division per axis. For the odd unit: dx * (s + 1) = q * d + (r + dx), where
+ * q, r and dx share a sign and |r + dx| < 2d (d >= |dx|), so the truncated
+ * quotient is q, or q + sign(dx) once |r + dx| >= d. */
+static void share_halves(int64_t dx, int64_t dz, int64_t d, int64_t overlap,
+                         int32_t *ax, int32_t *az, int32_t *bx, int32_t *bz)
+{
+    int64_t s = overlap / 2;
+    if (d == 0) { *ax = (int32_t)s; *az = 0; *bx = (int32_t)(overlap - s); *bz = 0; return; }
+    int64_t qx = dx * s / d, rx = dx * s % d, qz = dz * s / d, rz = dz * s % d;
+    *ax = (int32_t)qx; *az = (int32_t)qz;
+    if (overlap & 1) {
+        int64_t tx = rx + dx, tz = rz + dz;
+        qx += tx >= d ? 1 : tx <= -d ? -1 : 0;
+        qz += tz >= d ? 1 : tz <= -d ? -1 : 0;
+    }
+    *bx = (int32_t)qx; *bz = (int32_t)qz;
 }
 
 /* try to move body b by (ox,oz); 1 if it moved or needed no move */
@@ -540,20 +563,19 @@ static void resolve_pair(const Nav *nav, const MapData *map, NavBody *a, NavBody
     if (d2 >= R * R) return;
     int64_t d = fx_isqrt64((uint64_t)d2);
     int64_t overlap = R - d;
-    int64_t sa, sb;
-    if (a->pinned) { sa = 0; sb = overlap; }
-    else if (b->pinned) { sa = overlap; sb = 0; }
-    else { sa = overlap / 2; sb = overlap - sa; }
-    int32_t ax, az, bx, bz;
-    share_vec(dx, dz, d, sa, &ax, &az);
-    share_vec(dx, dz, d, sb, &bx, &bz);
+    int32_t ax = 0, az = 0, bx = 0, bz = 0;     /* a pinned body's share is 0 */
+    if (a->pinned) share_vec(dx, dz, d, overlap, &bx, &bz);
+    else if (b->pinned) share_vec(dx, dz, d, overlap, &ax, &az);
+    else share_halves(dx, dz, d, overlap, &ax, &az, &bx, &bz);
     ax = -ax; az = -az;
     int32_t na_x = a->x + ax, na_z = a->z + az, nb_x = b->x + bx, nb_z = b->z + bz;
-    int ok_a = (ax == 0 && az == 0) || move_ok(nav, map, a->x, a->z, na_x, na_z);
-    int ok_b = (bx == 0 && bz == 0) || move_ok(nav, map, b->x, b->z, nb_x, nb_z);
+    int stay_a = ax == 0 && az == 0, stay_b = bx == 0 && bz == 0;
+    int ok_a = stay_a || move_ok(nav, map, a->x, a->z, na_x, na_z);
+    int ok_b = stay_b || move_ok(nav, map, b->x, b->z, nb_x, nb_z);
     if (ok_a && ok_b) {
-        try_push(nav, map, a, ax, az, moved);
-        try_push(nav, map, b, bx, bz, moved);
+        /* both steps were just checked and neither depends on the other body */
+        if (!stay_a) { a->x = na_x; a->z = na_z; *moved = 1; }
+        if (!stay_b) { b->x = nb_x; b->z = nb_z; *moved = 1; }
     } else if (!ok_a && ok_b) {
         int32_t fx, fz;
         share_vec(dx, dz, d, overlap, &fx, &fz);
@@ -565,13 +587,26 @@ static void resolve_pair(const Nav *nav, const MapData *map, NavBody *a, NavBody
     }
 }
 
+/* cell coordinate of a position: floor((v + half map) / cs) clamped to
+ * [0, side) (below 0 clamps to 0 anyway, so no floor for negatives) */
+static int cell_coord(int32_t v, uint32_t cs, int side)
+{
+    int64_t u = (int64_t)v + MAP_HALF_WORLD;          /* < 2^32 */
+    if (u < 0) return 0;
+    uint32_t c = cs == GOTA_TILE ? (uint32_t)u / GOTA_TILE : (uint32_t)u / cs;
+    return c >= (uint32_t)side ? side - 1 : (int)c;
+}
+
 void nav_collide(const Nav *nav, const MapData *map, NavBody *bodies, int n)
 {
-    int16_t head[MAP_TILES];        /* dense cell grid: first body of each cell, -1 empty */
+    int16_t head[NAV_CHAINS];       /* chain heads: bodies by cell index mod NAV_CHAINS, -1 empty */
     int16_t next[NAV_MAX_BODIES];
-    int16_t cand[NAV_MAX_BODIES];
-    int16_t cell[NAV_MAX_BODIES];
-    int32_t cellx[NAV_MAX_BODIES], cellz[NAV_MAX_BODIES];
+    int32_t cell[NAV_MAX_BODIES];   /* cell index of each active body this pass */
+    int16_t cellx[NAV_MAX_BODIES], cellz[NAV_MAX_BODIES];
+    int16_t recent[NAV_CHAINS];     /* per chain: the last body whose candidates were gathered */
+    int16_t pair[NAV_PAIR_CAP];     /* candidates of body i: pair[first[i] .. first[i] + count[i]) */
+    int16_t first[NAV_MAX_BODIES], count[NAV_MAX_BODIES];   /* first -1: in spill */
+    int16_t spill[NAV_MAX_BODIES];  /* candidates that did not fit `pair` */
     if (n > NAV_MAX_BODIES) n = NAV_MAX_BODIES;
     if (n < 2) return;
     /* cells of one tile, or of the largest diameter if that is bigger */
@@ -579,44 +614,82 @@ void nav_collide(const Nav *nav, const MapData *map, NavBody *bodies, int n)
     for (int i = 0; i < n; i++)
         if (bodies[i].active && 2 * (int64_t)bodies[i].radius > cs) cs = 2 * (int64_t)bodies[i].radius;
     const int side = (int)(((int64_t)MAP_N * GOTA_TILE + cs - 1) / cs);    /* <= MAP_N */
-    for (int k = 0; k < side * side; k++) head[k] = -1;
+    for (int k = 0; k < NAV_CHAINS; k++) head[k] = recent[k] = -1;
+    int cached = 0;     /* pair/first/count hold every body's candidates for the current cells */
     for (int pass = 0; pass < NAV_COLLIDE_PASSES; pass++) {
-        /* lists in descending index order (push from the lowest index up), so
-         * a walk for body i stops at the first j <= i */
+        /* cells at the start of the pass; the candidates (pairs in adjacent
+         * cells) only change when some body changed cell */
         for (int i = 0; i < n; i++) {
             if (!bodies[i].active) continue;
-            int32_t cx = floor_div((int64_t)bodies[i].x + MAP_HALF_WORLD, cs);
-            int32_t cz = floor_div((int64_t)bodies[i].z + MAP_HALF_WORLD, cs);
-            cx = cx < 0 ? 0 : cx >= side ? side - 1 : cx;   /* clamping keeps neighbours neighbours */
-            cz = cz < 0 ? 0 : cz >= side ? side - 1 : cz;
-            cellx[i] = cx; cellz[i] = cz;
+            int cx = cell_coord(bodies[i].x, (uint32_t)cs, side);   /* clamping keeps neighbours neighbours */
+            int cz = cell_coord(bodies[i].z, (uint32_t)cs, side);
             int k = cz * side + cx;
-            cell[i] = (int16_t)k;
-            next[i] = head[k];
-            head[k] = (int16_t)i;
+            if (pass > 0 && k == cell[i]) continue;
+            cached = 0;
+            cell[i] = k;
+            cellx[i] = (int16_t)cx; cellz[i] = (int16_t)cz;
+        }
+        int fill = 0, complete = 1;
+        if (!cached) {
+            /* chains in descending index order (push from the lowest index
+             * up), so a walk for body i stops at the first j <= i */
+            for (int i = 0; i < n; i++) {
+                if (!bodies[i].active) continue;
+                int h = cell[i] & (NAV_CHAINS - 1);
+                next[i] = head[h];
+                head[h] = (int16_t)i;
+            }
         }
         int moved = 0;
         for (int i = 0; i < n; i++) {
             if (!bodies[i].active) continue;
+            const int16_t *cand;
             int nc = 0;
-            int z0 = cellz[i] > 0 ? cellz[i] - 1 : 0, z1 = cellz[i] + 1 < side ? cellz[i] + 1 : side - 1;
-            int x0 = cellx[i] > 0 ? cellx[i] - 1 : 0, x1 = cellx[i] + 1 < side ? cellx[i] + 1 : side - 1;
-            for (int cz = z0; cz <= z1; cz++)
-                for (int cx = x0; cx <= x1; cx++)
-                    for (int j = head[cz * side + cx]; j > i; j = next[j]) cand[nc++] = (int16_t)j;
-            /* insertion sort: pairs in index order */
-            for (int a = 1; a < nc; a++) {
-                int16_t v = cand[a];
-                int b = a - 1;
-                while (b >= 0 && cand[b] > v) { cand[b + 1] = cand[b]; b--; }
-                cand[b + 1] = v;
+            int h = cell[i] & (NAV_CHAINS - 1), p = recent[h];
+            if (cached) {
+                cand = pair + first[i];
+                nc = count[i];
+            } else if (p >= 0 && cell[p] == cell[i] && first[p] >= 0) {
+                /* p < i shares i's cell, so its candidates hold i and, after
+                 * it, exactly i's candidates */
+                int at = first[p];
+                while (pair[at] != i) at++;
+                first[i] = (int16_t)(at + 1);
+                count[i] = (int16_t)(first[p] + count[p] - at - 1);
+                cand = pair + first[i];
+                nc = count[i];
+                recent[h] = (int16_t)i;
+            } else {
+                /* at most n - 1 - i candidates: keep them if they fit */
+                int16_t *out = fill + n - 1 - i <= NAV_PAIR_CAP ? pair + fill : spill;
+                int z0 = cellz[i] > 0 ? cellz[i] - 1 : 0, z1 = cellz[i] + 1 < side ? cellz[i] + 1 : side - 1;
+                int x0 = cellx[i] > 0 ? cellx[i] - 1 : 0, x1 = cellx[i] + 1 < side ? cellx[i] + 1 : side - 1;
+                for (int cz = z0; cz <= z1; cz++)
+                    for (int cx = x0; cx <= x1; cx++) {
+                        int k = cz * side + cx;
+                        for (int j = head[k & (NAV_CHAINS - 1)]; j > i; j = next[j])
+                            if (cell[j] == k) out[nc++] = (int16_t)j;
+                    }
+                /* insertion sort: pairs in index order */
+                for (int a = 1; a < nc; a++) {
+                    int16_t v = out[a];
+                    int b = a - 1;
+                    while (b >= 0 && out[b] > v) { out[b + 1] = out[b]; b--; }
+                    out[b + 1] = v;
+                }
+                if (out == spill) { complete = 0; first[i] = -1; }
+                else { first[i] = (int16_t)fill; count[i] = (int16_t)nc; fill += nc; }
+                cand = out;
+                recent[h] = (int16_t)i;
             }
             for (int q = 0; q < nc; q++)
                 resolve_pair(nav, map, &bodies[i], &bodies[cand[q]], &moved);
         }
-        /* empty the used cells again */
-        for (int i = 0; i < n; i++)
-            if (bodies[i].active) head[cell[i]] = -1;
+        if (!cached) {
+            for (int i = 0; i < n; i++)     /* empty the used chains again */
+                if (bodies[i].active) head[cell[i] & (NAV_CHAINS - 1)] = recent[cell[i] & (NAV_CHAINS - 1)] = -1;
+            cached = complete;
+        }
         if (!moved) break;
     }
 }

@@ -34,7 +34,9 @@
  *
  * Cache: vision_update hashes its inputs (source count, each source's tile and
  * kind in order, the alive flags of all buildings, the tables pointer) into a
- * 64-bit key and skips the rebuild when it equals the stored key. A NULL
+ * 64-bit key and skips the rebuild when it equals the stored key. A rebuild
+ * starts from the team's buildings' grid, kept (exactly keyed by the alive
+ * mask and the tables) until a building's life changes. A NULL
  * building_alive means every building stands. Sources with an out-of-range
  * tile or kind are ignored.
  *
@@ -461,15 +463,31 @@ void vision_update(Vision *v, int team, const VisionSource *src, int n,
     v->valid[team] = 1;
 
     uint64_t (*grid)[VISION_WORDS] = v->grid[team];
-    memset(grid, 0, sizeof v->grid[team]);
-    if (!t)
+    if (!t) {
+        memset(grid, 0, sizeof v->grid[team]);
         return;
+    }
     uint64_t all_bits = bn == 64 ? ~(uint64_t)0 : (((uint64_t)1 << bn) - 1);
     uint64_t dead_mask = all_bits & ~alive_mask;
     uint8_t alive[MAP_BUILDINGS];
     for (int i = 0; i < bn; i++)
         alive[i] = (uint8_t)((alive_mask >> i) & 1u);
 
+    /* the buildings' part (OR is order-free, so it can be laid down first) */
+    if (v->btables[team] != t || v->balive[team] != alive_mask) {
+        uint64_t (*bgrid)[VISION_WORDS] = v->bgrid[team];
+        memset(bgrid, 0, sizeof v->bgrid[team]);
+        for (int i = 0; i < bn; i++) {
+            const VisionBuilding *vb = &t->bld[i];
+            if (!alive[i] || vb->team != team || vb->tx < 0)
+                continue;
+            apply_window(t, bgrid, vb->tx, vb->tz, vb->radius, vb->eye, i,
+                         vb->all, vb->diff, vb->mask, alive, alive_mask, dead_mask);
+        }
+        v->btables[team] = t;
+        v->balive[team] = alive_mask;
+    }
+    memcpy(grid, v->bgrid[team], sizeof v->grid[team]);
     for (int i = 0; i < n; i++) {
         int tile = src[i].tile, k = src[i].kind;
         if (tile < 0 || tile >= MAP_TILES || k < 0 || k >= VISION_KINDS)
@@ -478,13 +496,6 @@ void vision_update(Vision *v, int team, const VisionSource *src, int n,
         const uint32_t *w = vk->win + (size_t)tile * 2u * (size_t)vk->rows;
         apply_window(t, grid, tile % MAP_N, tile / MAP_N, vk->radius, vk->eye, -1,
                      w, w + vk->rows, vk->mask[tile], alive, alive_mask, dead_mask);
-    }
-    for (int i = 0; i < bn; i++) {
-        const VisionBuilding *vb = &t->bld[i];
-        if (!alive[i] || vb->team != team || vb->tx < 0)
-            continue;
-        apply_window(t, grid, vb->tx, vb->tz, vb->radius, vb->eye, i,
-                     vb->all, vb->diff, vb->mask, alive, alive_mask, dead_mask);
     }
 }
 
@@ -496,9 +507,12 @@ int vision_sees_point(const Vision *v, int team, int32_t x, int32_t z)
     const int64_t span = (int64_t)MAP_N * GOTA_TILE;
     if (ux < 0 || uz < 0 || ux > span || uz > span)
         return 0;
-    int tx = (int)(ux / GOTA_TILE), tz = (int)(uz / GOTA_TILE);
-    int tx0 = (ux % GOTA_TILE == 0) ? tx - 1 : tx;   /* on an edge: both sides */
-    int tz0 = (uz % GOTA_TILE == 0) ? tz - 1 : tz;
+    uint32_t X = (uint32_t)ux, Z = (uint32_t)uz;      /* 0..span: 32-bit division */
+    int tx = (int)(X / GOTA_TILE), tz = (int)(Z / GOTA_TILE);
+    int tx0 = (X % GOTA_TILE == 0) ? tx - 1 : tx;   /* on an edge: both sides */
+    int tz0 = (Z % GOTA_TILE == 0) ? tz - 1 : tz;
+    if (tx0 == tx && tz0 == tz)                     /* inside one tile (so on the map) */
+        return vision_tile(v, team, tx, tz);
     for (int zz = tz0; zz <= tz; zz++)
         for (int xx = tx0; xx <= tx; xx++)
             if (map_in_bounds(xx, zz) && vision_tile(v, team, xx, zz))

@@ -52,6 +52,11 @@ typedef struct {
     uint64_t grid[2][MAP_N][VISION_WORDS];   /* per team, bit tx of row tz */
     uint64_t key[2];                          /* hash of the inputs of the last rebuild */
     uint8_t valid[2];
+    /* per team, the sight of its living buildings alone (it changes only when
+     * a building dies): rebuilt when balive or btables differ */
+    uint64_t bgrid[2][MAP_N][VISION_WORDS];
+    uint64_t balive[2];
+    const VisionTables *btables[2];           /* NULL: not built */
 } Vision;
 
 /* Reset: no tile visible, caches invalid. */
