@@ -10,20 +10,23 @@ __version__ = "0.1.0"
 
 from .constants import (  # noqa: E402
     MAP_TILES, MAX_BATTLE_TICKS, MAX_UNITS, TICKS_PER_SECOND, TILE,
-    CreepKind, ErrorCode, EventType, Kind, Material, Region, Result, Team, Tier,
+    ActionError, CreepKind, ErrorCode, EventType, Kind, Material, Region, Result, Team, Tier, Verb,
 )
 from .errors import (  # noqa: E402
-    ArgumentRangeError, ArgumentTypeError, ClosedMatchError, ConfigError, ConfigRangeError,
+    ArgumentRangeError, ArgumentTypeError, ClosedMatchError, ConfigConflictError, ConfigError, ConfigRangeError,
     ConfigTypeError, GotaBufferError, GotaError, GotaIndexError, GotaMemoryError, InternalError,
     MatchOverError, NullPointerError, UnknownConfigKeyError,
 )
+from .heroes import HeroInfo, SeatStats, SpellWarning, ability_name, class_name, item_name  # noqa: E402
 from .sim import Event, Match, MatchConfig, MatchInfo  # noqa: E402
 
 __all__ = [
     "__version__", "Match", "MatchConfig", "MatchInfo", "Event",
+    "HeroInfo", "SeatStats", "SpellWarning", "class_name", "item_name", "ability_name",
     "Kind", "Team", "Tier", "CreepKind", "EventType", "Result", "Material", "Region", "ErrorCode",
+    "Verb", "ActionError",
     "TILE", "MAP_TILES", "TICKS_PER_SECOND", "MAX_BATTLE_TICKS", "MAX_UNITS",
-    "GotaError", "ConfigError", "UnknownConfigKeyError", "ConfigRangeError", "ConfigTypeError",
+    "GotaError", "ConfigError", "ConfigConflictError", "UnknownConfigKeyError", "ConfigRangeError", "ConfigTypeError",
     "ArgumentRangeError", "ArgumentTypeError", "GotaIndexError", "GotaBufferError", "NullPointerError",
     "MatchOverError", "GotaMemoryError", "InternalError", "ClosedMatchError",
 ]

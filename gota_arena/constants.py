@@ -29,6 +29,11 @@ Material = IntEnum("Material", _collect("GOTA_MAT_"), module=__name__)
 Material.__doc__ = "GotaTile.material: GOTA_MAT_*."
 Region = IntFlag("Region", _collect("GOTA_REGION_"), module=__name__)
 Region.__doc__ = "GotaTile.region bits: GOTA_REGION_*."
+Verb = IntEnum("Verb", {k: v for k, v in _collect("GOTA_CMD_").items() if k != "VERBS"}, module=__name__)
+Verb.__doc__ = "GotaCommand.verb: GOTA_CMD_*."
+ActionError = IntEnum("ActionError", {k: v for k, v in _collect("GOTA_ACT_").items() if k != "CODES"},
+                      module=__name__)
+ActionError.__doc__ = "The game's answer to a command: GOTA_ACT_* (OK when accepted)."
 ErrorCode = IntEnum("ErrorCode", {"OK": lib.GOTA_OK, **_collect("GOTA_ERR_")}, module=__name__)
 ErrorCode.__doc__ = "Return codes of every gota_* call: GOTA_OK and GOTA_ERR_*."
 
@@ -42,5 +47,6 @@ STRUCTURE_KINDS = (Kind.GOD, Kind.TOWER, Kind.BARRACKS)
 
 __all__ = [
     "Kind", "Team", "Tier", "CreepKind", "EventType", "Result", "Material", "Region", "ErrorCode",
+    "Verb", "ActionError",
     "TILE", "MAP_TILES", "TICKS_PER_SECOND", "MAX_BATTLE_TICKS", "MAX_UNITS", "STRUCTURE_KINDS",
 ]

@@ -37,6 +37,10 @@ class ConfigTypeError(ConfigError, TypeError):
     """A config value is not an integer."""
 
 
+class ConfigConflictError(ConfigError):
+    """GOTA_ERR_CONFLICT: config values contradict each other (one class on two seats)."""
+
+
 class ArgumentRangeError(GotaError, ValueError):
     """GOTA_ERR_RANGE for an argument of a call (ticks, team, seed, ...)."""
 
@@ -86,6 +90,7 @@ _CLASSES = {
     lib.GOTA_ERR_NOMEM: GotaMemoryError,
     lib.GOTA_ERR_INTERNAL: InternalError,
     lib.GOTA_ERR_INDEX: GotaIndexError,
+    lib.GOTA_ERR_CONFLICT: ConfigConflictError,
 }
 
 _HINTS = {
@@ -94,6 +99,7 @@ _HINTS = {
     lib.GOTA_ERR_OVER: "the match has ended; call reset(seed) before stepping again",
     lib.GOTA_ERR_NOMEM: "free other matches or memory and try again",
     lib.GOTA_ERR_INTERNAL: "reset the match; please report the seed and tick, this is a simulator bug",
+    lib.GOTA_ERR_CONFLICT: "give every seat a different class (class_0..class_9), or -1 to let the draft choose",
 }
 
 

@@ -28,11 +28,13 @@ from .errors import (
     ConfigTypeError,
     check,
     config_error,
+    config_keys,
     config_range,
     make_error,
     range_error,
     unknown_key_error,
 )
+from .heroes import HeroControls
 from .layout import EVENT_DTYPE, UNIT_DTYPE
 
 _INT32 = (-(2**31), 2**31 - 1)
@@ -97,10 +99,18 @@ def _config_struct(config: Mapping):
     return cfg
 
 
+def _config_values(cfg) -> dict:
+    """Every config key of a GotaConfig, read back through gota_config_get."""
+    value = ffi.new("int64_t *")
+    out = {}
+    for key in config_keys():
+        check(lib.gota_config_get(cfg, key.encode(), value), f"config {key}")
+        out[key] = int(value[0])
+    return out
+
+
 def _make_config_class():
-    defaults = _config_struct({})
-    fields = [(name, int, dataclasses.field(default=getattr(defaults, name)))
-              for name, _ in ffi.typeof("GotaConfig").fields]
+    fields = [(key, int, dataclasses.field(default=value)) for key, value in _config_values(_config_struct({})).items()]
 
     def __post_init__(self):
         _config_struct(dataclasses.asdict(self))  # validate now, with the C checks
@@ -145,7 +155,7 @@ class Event:
     z: int
 
 
-class Match:
+class Match(HeroControls):
     """One match: ``Match(**config)`` or ``Match.from_config(mapping)``.
 
     Config keys and their ranges come from the simulator (``gota_config_keys``);
@@ -175,7 +185,7 @@ class Match:
             raise make_error(err[0], "gota_match_new")
         self._ptr = ptr
         self._free = lib.gota_match_free  # held so __del__ works during interpreter shutdown
-        self.config = MatchConfig(**{name: getattr(cfg, name) for name, _ in ffi.typeof("GotaConfig").fields})
+        self.config = MatchConfig(**_config_values(cfg))
         self._cursor = 0
         self._ran = ffi.new("int32_t *")
         self._info = ffi.new("GotaMatchInfo *")

@@ -11,13 +11,15 @@
  * Each tick, against the pre-update snapshot, a creep
  *   1. keeps its target while hostile, visible and within 8 tiles (a building:
  *      exposed, visible, within 11.2 tiles);
- *   2. else takes the nearest visible hostile creep or enemy hero within 5 tiles
- *      (a hero must be strictly closer to win a tie);
+ *   2. else takes the nearest visible hostile creep (fighting neutrals count as
+ *      creeps) or enemy hero within 5 tiles (a hero must be strictly closer to
+ *      win a tie);
  *   3. else the lane's next enemy structure, if visible within 7 tiles;
  *   4. else the enemy god, if exposed, visible and within 255,000;
  *   5. else marches: lane waypoints, then toward the next enemy structure/god.
  * In reach it swings (period 32, hit at 14, damage 12); otherwise it paths
  * toward the target, which resets the swing. Corpses vanish 84 ticks after death.
+ * A stunned creep does nothing; a rooted one fights but does not move.
  */
 #include "world.h"
 #include "fixmath.h"
@@ -107,6 +109,7 @@ static int creep_target_valid(const GotaMatch *m, int c, int t)
     if (t < 0 || !unit_attackable(m, t) || !unit_hostile(m, c, t) || !unit_visible_to(m, m->unit[c].team, t))
         return 0;
     int kind = m->unit[t].kind;
+    if (kind == GOTA_KIND_NEUTRAL && !camp_fighting(m, t)) return 0;
     int building = kind == GOTA_KIND_TOWER || kind == GOTA_KIND_BARRACKS || kind == GOTA_KIND_GOD;
     int64_t keep = building ? CREEP_KEEP_BUILDING : CREEP_KEEP_TARGET;
     return fx_dist2(m->snap_x[c], m->snap_z[c], m->snap_x[t], m->snap_z[t]) <= keep * keep;
@@ -121,14 +124,15 @@ static void creep_visit(const GotaMatch *m, int from, int j, int64_t d2, void *c
     const GotaUnit *u = &m->unit[j];
     if (!unit_hostile(m, from, j) || !unit_attackable(m, j) || !unit_visible_to(m, m->unit[from].team, j))
         return;
-    if (u->kind == GOTA_KIND_CREEP) nearest_offer(m, &p->creep, j, d2);
+    if (u->kind == GOTA_KIND_CREEP || (u->kind == GOTA_KIND_NEUTRAL && camp_fighting(m, j)))
+        nearest_offer(m, &p->creep, j, d2);
     else if (u->kind == GOTA_KIND_HERO) nearest_offer(m, &p->hero, j, d2);
 }
 
 static int creep_acquire(const GotaMatch *m, int c)
 {
     CreepPick pick = {{-1, 0}, {-1, 0}};
-    match_scan(m, c, CREEP_ACQUIRE, creep_visit, &pick);
+    match_scan_hostile(m, c, CREEP_ACQUIRE, creep_visit, &pick);
     if (pick.hero.slot < 0) return pick.creep.slot;
     if (pick.creep.slot < 0) return pick.hero.slot;
     return pick.hero.d2 < pick.creep.d2 ? pick.hero.slot : pick.creep.slot;   /* a hero must be strictly closer */
@@ -179,6 +183,13 @@ void creeps_update(GotaMatch *m)
         GotaUnit *u = &m->unit[c];
         if (!u->alive || u->kind != GOTA_KIND_CREEP) continue;
         UnitState *s = &m->st[c];
+        int rooted = s->root > 0;   /* a control of N ticks blocks N unit phases */
+        if (s->root > 0) s->root--;
+        if (s->stun > 0) {          /* stunned: no target, no swing, no step */
+            s->stun--;
+            unit_stop_swing(m, c);
+            continue;
+        }
         int t = unit_target_slot(m, c);
         if (!creep_target_valid(m, c, t)) t = creep_acquire(m, c);
         if (t < 0) t = creep_structure_target(m, c);
@@ -186,7 +197,7 @@ void creeps_update(GotaMatch *m)
             s->target = -1;
             u->target_id = -1;
             unit_stop_swing(m, c);
-            creep_march(m, c);
+            if (!rooted) creep_march(m, c);
             continue;
         }
         s->target = t;
@@ -195,7 +206,7 @@ void creeps_update(GotaMatch *m)
         } else {
             u->target_id = m->unit[t].id;
             unit_stop_swing(m, c);
-            unit_move_toward(m, c, m->snap_x[t], m->snap_z[t]);
+            if (!rooted) unit_move_toward(m, c, m->snap_x[t], m->snap_z[t]);
         }
     }
 }

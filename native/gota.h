@@ -27,6 +27,7 @@
 #define GOTA_ERR_NOMEM -6         /* allocation failed */
 #define GOTA_ERR_INTERNAL -7      /* an internal invariant failed; reset the match */
 #define GOTA_ERR_INDEX -8         /* an index (unit, seat, tile) is out of range */
+#define GOTA_ERR_CONFLICT -9      /* config values that contradict each other (a class on two seats) */
 
 /* ---- constants -------------------------------------------------------- */
 #define GOTA_TILE 60000           /* world units per tile */
@@ -78,12 +79,17 @@ typedef struct {
     int64_t seed;           /* match seed, int32 range, default 2026 */
     int64_t max_ticks;      /* battle ticks before a timeout, 1..28,800 */
     int64_t wave_interval;  /* ticks between creep waves, 24..28,800, default 480 */
+    int64_t heroes;         /* 1: ten heroes (default); 0: a creep-only match */
+    int64_t hero_class[10]; /* keys class_0..class_9: the seat's class 0..9, or -1
+                               (default) for the seeded role draft to choose */
 } GotaConfig;
 
 /* Fill cfg with the defaults. */
 int gota_config_default(GotaConfig *cfg);
 /* Set one key by name; GOTA_ERR_UNKNOWN_KEY or GOTA_ERR_RANGE on bad input. */
 int gota_config_set(GotaConfig *cfg, const char *key, int64_t value);
+/* Read one key by name into *value. */
+int gota_config_get(const GotaConfig *cfg, const char *key, int64_t *value);
 /* Space-separated list of the known keys. */
 const char *gota_config_keys(void);
 /* The allowed range of one key, for error messages. */
@@ -170,6 +176,121 @@ int gota_match_debug_set_hp(GotaMatch *m, int32_t index, int32_t hp);
  * *count = waypoints, 0 when unreachable. */
 int gota_match_find_path(GotaMatch *m, int32_t sx, int32_t sz, int32_t gx, int32_t gz,
                          int32_t *out_xz, int32_t cap, int32_t *count);
+
+/* ---- heroes: seats, commands, stats ------------------------------------ */
+/* Seats 0-4 are red, 5-9 blue; the hero of seat s has unit id 100 + s. */
+#define GOTA_SEATS 10
+
+/* command verbs (rules section 9) */
+#define GOTA_CMD_NOOP 0
+#define GOTA_CMD_STOP 1          /* drop orders and target */
+#define GOTA_CMD_WALK 2          /* walk to x,z; no fighting on the way */
+#define GOTA_CMD_ATTACK_MOVE 3   /* walk to x,z, fighting what comes in reach */
+#define GOTA_CMD_ATTACK 4        /* attack unit id `target` (0 clears the target) */
+#define GOTA_CMD_CAST_TARGET 5   /* ability `slot` (0..3) at unit id `target` (self-casts: any) */
+#define GOTA_CMD_CAST_POINT 6    /* ability `slot` at x,z */
+#define GOTA_CMD_USE_ITEM 7      /* inventory `slot` (0..5) */
+#define GOTA_CMD_USE_ITEM_AT 8   /* inventory `slot` at x,z (portal scroll) */
+#define GOTA_CMD_BUY 9           /* item id `item` (1..22) */
+#define GOTA_CMD_LEVEL 10        /* spend a point on ability `slot` */
+#define GOTA_CMD_BUYBACK 11      /* respawn now for gold, while dead */
+#define GOTA_CMD_VERBS 12
+
+/* action errors: the game's answer to a command, kept per seat */
+#define GOTA_ACT_OK 0
+#define GOTA_ACT_BAD_VERB 1
+#define GOTA_ACT_DEAD 2
+#define GOTA_ACT_ALIVE 3
+#define GOTA_ACT_CHANNELING 4
+#define GOTA_ACT_STUNNED 5
+#define GOTA_ACT_ROOTED 6
+#define GOTA_ACT_SILENCED 7
+#define GOTA_ACT_BAD_SLOT 8
+#define GOTA_ACT_NOT_LEARNED 9
+#define GOTA_ACT_TOO_MANY_SPELLS 10
+#define GOTA_ACT_COOLDOWN 11
+#define GOTA_ACT_NO_CHARGES 12
+#define GOTA_ACT_NO_MANA 13
+#define GOTA_ACT_FULL 14
+#define GOTA_ACT_BAD_TARGET 15
+#define GOTA_ACT_NOT_VISIBLE 16
+#define GOTA_ACT_OUT_OF_RANGE 17
+#define GOTA_ACT_BAD_POINT 18
+#define GOTA_ACT_NOT_IN_SHOP 19
+#define GOTA_ACT_NO_GOLD 20
+#define GOTA_ACT_INVENTORY_FULL 21
+#define GOTA_ACT_DUPLICATE 22
+#define GOTA_ACT_BAD_ITEM 23
+#define GOTA_ACT_EMPTY_SLOT 24
+#define GOTA_ACT_ITEM_COOLDOWN 25
+#define GOTA_ACT_NO_POINTS 26
+#define GOTA_ACT_MAX_RANK 27
+#define GOTA_ACT_LEVEL_TOO_LOW 28
+#define GOTA_ACT_MATCH_OVER 29
+#define GOTA_ACT_NO_TOWER 30
+#define GOTA_ACT_NO_HERO 31
+#define GOTA_ACT_CODES 32
+
+typedef struct {
+    int32_t verb;        /* GOTA_CMD_* */
+    int32_t target;      /* unit id */
+    int32_t x, z;        /* world units */
+    int32_t slot;        /* ability 0..3 or inventory 0..5 */
+    int32_t item;        /* item id for GOTA_CMD_BUY */
+} GotaCommand;
+
+/* Per-seat statistics, cumulative since reset (training sheet section 3). */
+typedef struct {
+    int64_t score;            /* leaderboard score: max(0, XP - 200 per battle minute) */
+    int64_t outcome;          /* +1 won, -1 lost, 0 running / draw / timeout */
+    int64_t xp, gold_earned, kills, assists, deaths, last_hits, neutral_kills;
+    int64_t tower_damage;     /* damage to towers and barracks */
+    int64_t structure_kills, hero_damage, damage_taken;
+    int64_t push_depth;       /* furthest advance past the centre line, milli-tiles */
+    int64_t god_damage, level, gold, team, hero_class, alive;
+    int64_t commands;         /* commands issued */
+    int64_t invalid_actions;  /* commands answered with an action error */
+    int64_t reserved[2];
+} GotaSeatStats;
+
+/* A hero's details beyond its GotaUnit. */
+typedef struct {
+    int32_t seat, unit_index, hero_class, level, xp, gold, mana, max_mana, points;
+    int32_t rank[4], charges[4], cooldown[4], recharge[4];
+    int32_t item[6], item_count[6];
+    int32_t hp_item_cooldown, mana_item_cooldown, portal_cooldown, channel;
+    int32_t stun, root, silence, deaths, respawn_ticks, buyback_price, last_error;
+    int32_t order, order_x, order_z, move_speed, attack_period;
+} GotaHero;
+
+/* A pending spell: what a warning shows. */
+typedef struct {
+    int32_t caster_id, team, hero_class, ability;   /* ability slot 0..3 */
+    int32_t x, z;              /* current centre (projectiles: where it flies now) */
+    int32_t aim_x, aim_z;      /* locked aim point */
+    int32_t dir_x, dir_z;      /* unit vector of the spell's forward axis, Q16 (65,536 = 1) */
+    int32_t impact_tick;       /* battle tick of impact */
+    int32_t shape;             /* 0 single target, else the area shape 1..5 */
+    int32_t radius, inner, width, angle;
+    int32_t harmful;           /* 1 for damage, 0 for heals */
+} GotaSpell;
+
+/* Issue a command for a seat's hero now (between ticks). Returns GOTA_OK when
+ * the call was well formed, with the game's answer in *action_error (may be
+ * NULL); GOTA_ERR_INDEX for a bad seat, GOTA_ERR_NULL for NULL pointers. */
+int gota_match_command(GotaMatch *m, int32_t seat, const GotaCommand *cmd, int32_t *action_error);
+int gota_match_seat_stats(const GotaMatch *m, int32_t seat, GotaSeatStats *out);
+int gota_match_hero(const GotaMatch *m, int32_t seat, GotaHero *out);
+/* Pending spells visible to `team` (-1: all), up to cap. */
+int gota_match_spells(const GotaMatch *m, int32_t team, GotaSpell *out, int32_t cap, int32_t *count);
+/* The leaderboard score of a team (decision 4): mean of its heroes' scores;
+ * glory: the score for the winners of a finished match, else 0. */
+int gota_match_team_score(const GotaMatch *m, int32_t team, int64_t *score, int64_t *glory);
+const char *gota_action_error_text(int code);
+/* Names, for tools: class 0..9, item 1..22, ability (class, slot). */
+const char *gota_class_name(int32_t hero_class);
+const char *gota_item_name(int32_t item);
+const char *gota_ability_name(int32_t hero_class, int32_t slot);
 
 /* ---- the shared map --------------------------------------------------- */
 /* terrain materials */

@@ -25,10 +25,50 @@ static void fold_unit(Hasher *s, const GotaUnit *u, const UnitState *st)
     fold(s, u->alive); fold(s, u->exposed); fold(s, u->radius_q);
     fold(s, st->speed); fold(s, st->period); fold(s, st->windup); fold(s, st->swing);
     fold(s, st->target); fold(s, st->building); fold(s, st->waypoint); fold(s, st->died_tick);
+    fold(s, st->camp); fold(s, st->stun); fold(s, st->root);
     fold(s, st->path.n);
     for (int k = 0; k < st->path.n; k++) { fold(s, st->path.x[k]); fold(s, st->path.z[k]); }
     fold(s, st->path_i); fold(s, st->goal_x); fold(s, st->goal_z); fold(s, st->path_revision);
     fold(s, st->replan_tick); fold(s, st->stuck);
+}
+
+static void fold_hero(Hasher *s, const HeroState *h)
+{
+    fold(s, h->seat); fold(s, h->cls); fold(s, h->spawn_x); fold(s, h->spawn_z); fold(s, h->level); fold(s, h->xp); fold(s, h->xp_frac);
+    fold(s, h->gold); fold(s, h->mana); fold(s, h->max_mana); fold(s, h->move_speed); fold(s, h->points);
+    for (int a = 0; a < HERO_ABILITIES; a++) {
+        fold(s, h->rank[a]); fold(s, h->charges[a]); fold(s, h->cooldown[a]); fold(s, h->recharge[a]);
+    }
+    fold(s, h->order); fold(s, h->order_x); fold(s, h->order_z);
+    fold(s, h->stun); fold(s, h->root); fold(s, h->silence);
+    fold(s, h->deaths); fold(s, h->respawn_at); fold(s, h->buyback_price);
+    for (int i = 0; i < HERO_ITEM_SLOTS; i++) { fold(s, h->item[i]); fold(s, h->item_count[i]); }
+    fold(s, h->hp_item_cd); fold(s, h->mana_item_cd);
+    fold(s, h->hp_regen_total); fold(s, h->hp_regen_elapsed); fold(s, h->hp_regen_given);
+    fold(s, h->mana_regen_total); fold(s, h->mana_regen_elapsed); fold(s, h->mana_regen_given);
+    fold(s, h->portal_cd); fold(s, h->channel); fold(s, h->channel_x); fold(s, h->channel_z);
+    fold(s, h->channel_tower);
+    for (int i = 0; i < SEATS; i++) fold(s, h->damaged_at[i]);
+    fold(s, h->last_error);
+    const int64_t *stat = &h->stats.score;
+    for (size_t i = 0; i < sizeof h->stats / sizeof *stat; i++) fold(s, stat[i]);
+}
+
+static void fold_spell(Hasher *s, const Spell *p)
+{
+    fold(s, p->caster); fold(s, p->caster_id); fold(s, p->team); fold(s, p->seat); fold(s, p->cls);
+    fold(s, p->ability); fold(s, p->rank); fold(s, p->target); fold(s, p->target_id);
+    fold(s, p->x); fold(s, p->z); fold(s, p->aim_x); fold(s, p->aim_z); fold(s, p->dir_x); fold(s, p->dir_z);
+    fold(s, p->height8); fold(s, p->cast_tick); fold(s, p->impact_tick); fold(s, p->amount);
+    fold(s, p->origin_x); fold(s, p->origin_z);
+}
+
+static void fold_camp(Hasher *s, const CampState *c)
+{
+    fold(s, c->state);
+    for (int i = 0; i < 5; i++) fold(s, c->member[i]);
+    fold(s, c->target); fold(s, c->target_id); fold(s, c->target_seen_tick); fold(s, c->respawn_at);
+    fold(s, c->seen_x); fold(s, c->seen_z);
 }
 
 uint64_t match_hash(const GotaMatch *m)
@@ -44,6 +84,13 @@ uint64_t match_hash(const GotaMatch *m)
         fold(&s, m->seen_destroyed[0][i]);
         fold(&s, m->seen_destroyed[1][i]);
     }
+    for (int i = 0; i < SEATS; i++) {
+        fold(&s, m->hero_slot[i]);
+        if (m->hero_slot[i] >= 0) fold_hero(&s, &m->hero[i]);
+    }
+    fold(&s, m->spell_n);
+    for (int i = 0; i < m->spell_n; i++) fold_spell(&s, &m->spell[i]);
+    for (int i = 0; i < MAP_CAMPS; i++) fold_camp(&s, &m->camp[i]);
     fold(&s, m->unit_n);
     for (int i = 0; i < m->unit_n; i++) {
         fold(&s, m->unit[i].kind);

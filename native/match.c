@@ -24,10 +24,14 @@ typedef struct {
     int64_t lo, hi, fallback;
 } ConfigKey;
 
+#define CLASS_KEY(i) {"class_" #i, offsetof(GotaConfig, hero_class) + (i) * sizeof(int64_t), -1, HERO_CLASSES - 1, -1}
 static const ConfigKey config_keys[] = {
     {"seed", offsetof(GotaConfig, seed), INT32_MIN, INT32_MAX, 2026},
     {"max_ticks", offsetof(GotaConfig, max_ticks), 1, GOTA_MAX_BATTLE_TICKS, GOTA_MAX_BATTLE_TICKS},
     {"wave_interval", offsetof(GotaConfig, wave_interval), 24, GOTA_MAX_BATTLE_TICKS, 480},
+    {"heroes", offsetof(GotaConfig, heroes), 0, 1, 1},
+    CLASS_KEY(0), CLASS_KEY(1), CLASS_KEY(2), CLASS_KEY(3), CLASS_KEY(4),
+    CLASS_KEY(5), CLASS_KEY(6), CLASS_KEY(7), CLASS_KEY(8), CLASS_KEY(9),
 };
 #define CONFIG_KEY_N ((int)(sizeof config_keys / sizeof config_keys[0]))
 
@@ -57,9 +61,19 @@ int gota_config_set(GotaConfig *cfg, const char *key, int64_t value)
     return GOTA_OK;
 }
 
+int gota_config_get(const GotaConfig *cfg, const char *key, int64_t *value)
+{
+    if (!cfg || !key || !value) return GOTA_ERR_NULL;
+    const ConfigKey *k = config_find(key);
+    if (!k) return GOTA_ERR_UNKNOWN_KEY;
+    *value = *(const int64_t *)((const char *)cfg + k->offset);
+    return GOTA_OK;
+}
+
 const char *gota_config_keys(void)
 {
-    return "seed max_ticks wave_interval";
+    return "seed max_ticks wave_interval heroes class_0 class_1 class_2 class_3 class_4 "
+           "class_5 class_6 class_7 class_8 class_9";
 }
 
 int gota_config_range(const char *key, int64_t *lo, int64_t *hi)
@@ -72,12 +86,16 @@ int gota_config_range(const char *key, int64_t *lo, int64_t *hi)
     return GOTA_OK;
 }
 
+/* Every value in range, and no class chosen for two seats. */
 static int config_check(const GotaConfig *cfg)
 {
     for (int i = 0; i < CONFIG_KEY_N; i++) {
         int64_t v = *(const int64_t *)((const char *)cfg + config_keys[i].offset);
         if (v < config_keys[i].lo || v > config_keys[i].hi) return GOTA_ERR_RANGE;
     }
+    for (int a = 0; a < GOTA_SEATS; a++)
+        for (int b = a + 1; b < GOTA_SEATS; b++)
+            if (cfg->hero_class[a] >= 0 && cfg->hero_class[a] == cfg->hero_class[b]) return GOTA_ERR_CONFLICT;
     return GOTA_OK;
 }
 
@@ -93,6 +111,7 @@ const char *gota_error_text(int code)
     case GOTA_ERR_NOMEM: return "out of memory";
     case GOTA_ERR_INTERNAL: return "internal error; reset the match";
     case GOTA_ERR_INDEX: return "index out of range";
+    case GOTA_ERR_CONFLICT: return "two seats were given the same hero class";
     default: return "unknown error code";
     }
 }
@@ -114,6 +133,7 @@ static void match_clear(GotaMatch *m, int64_t seed)
     nav_init(&m->nav);
     vision_init(&m->vision, tables);
     for (int i = 0; i < GOTA_MAX_UNITS; i++) m->killer[i] = -1;
+    for (int s = 0; s < SEATS; s++) m->hero_slot[s] = -1;
 }
 
 int gota_match_reset(GotaMatch *m, int64_t seed)
@@ -123,6 +143,10 @@ int gota_match_reset(GotaMatch *m, int64_t seed)
     match_clear(m, seed);
     structures_spawn(m);
     structures_sync(m);
+    if (m->cfg.heroes) {
+        int err = heroes_spawn(m);
+        if (err != GOTA_OK) return err;
+    }
     m->next_id = 1000;   /* heroes own ids 100..109 (rules section 7); spawned units start here */
     return GOTA_OK;
 }
@@ -144,8 +168,9 @@ GotaMatch *gota_match_new(const GotaConfig *cfg, int *err)
             code = GOTA_ERR_NOMEM;
             free(m);
             m = NULL;
-        } else {
-            gota_match_reset(m, cfg->seed);
+        } else if ((code = gota_match_reset(m, cfg->seed)) != GOTA_OK) {
+            free(m);
+            m = NULL;
         }
     }
     if (err) *err = code;
@@ -183,6 +208,22 @@ static int vision_sources(GotaMatch *m, int team, VisionSource *src)
     return n;
 }
 
+/* A unit is seen when its tile is; a tower or barracks when any tile of its
+ * footprint is (its own footprint blocks the rays to its centre). */
+static int unit_in_sight(const GotaMatch *m, int team, int slot)
+{
+    const GotaUnit *u = &m->unit[slot];
+    if (vision_sees_point(&m->vision, team, u->x, u->z)) return 1;
+    int b = m->st[slot].building;
+    if (b < 0) return 0;
+    const MapBuilding *mb = &m->map->building[b];
+    for (int k = 0; k < mb->footprint_n; k++) {
+        int t = mb->footprint[k];
+        if (vision_tile(&m->vision, team, t % MAP_N, t / MAP_N)) return 1;
+    }
+    return 0;
+}
+
 static void phase_vision(GotaMatch *m)
 {
     VisionSource src[GOTA_MAX_UNITS];
@@ -191,8 +232,7 @@ static void phase_vision(GotaMatch *m)
     for (int i = 0; i < m->unit_n; i++) {
         const GotaUnit *u = &m->unit[i];
         for (int team = 0; team < 2; team++)
-            m->seen[team][i] = u->kind != GOTA_KIND_NONE &&
-                               (u->team == team || vision_sees_point(&m->vision, team, u->x, u->z));
+            m->seen[team][i] = u->kind != GOTA_KIND_NONE && (u->team == team || unit_in_sight(m, team, i));
     }
     /* a team remembers an enemy building's destruction once it sees the spot */
     for (int i = 0; i < m->map->building_n; i++) {
@@ -218,7 +258,8 @@ static void phase_corpses(GotaMatch *m)
     for (int i = 0; i < m->unit_n; i++) {
         GotaUnit *u = &m->unit[i];
         m->killer[i] = -1;
-        if (u->kind == GOTA_KIND_CREEP && !u->alive && m->tick - m->st[i].died_tick >= CREEP_CORPSE_TICKS) {
+        if ((u->kind == GOTA_KIND_CREEP || u->kind == GOTA_KIND_NEUTRAL) && !u->alive &&
+            m->tick - m->st[i].died_tick >= CREEP_CORPSE_TICKS) {
             memset(u, 0, sizeof *u);
             memset(&m->st[i], 0, sizeof m->st[i]);
         }
@@ -233,7 +274,10 @@ static void phase_collision(GotaMatch *m)
     for (int i = 0; i < m->unit_n; i++) {
         const GotaUnit *u = &m->unit[i];
         if (!u->alive || u->radius_q == 0) continue;
-        body[n] = (NavBody){u->x, u->z, u->radius_q * GOTA_TILE / 100, 1, 0};
+        int seat = hero_seat_of_slot(m, i);
+        const HeroState *h = seat >= 0 ? &m->hero[seat] : NULL;
+        int pinned = h ? (h->stun > 0 || h->root > 0 || h->channel > 0) : (m->st[i].stun > 0 || m->st[i].root > 0);
+        body[n] = (NavBody){u->x, u->z, u->radius_q * GOTA_TILE / 100, 1, (uint8_t)pinned};
         slot[n++] = i;
     }
     nav_collide(&m->nav, m->map, body, n);
@@ -255,6 +299,10 @@ static void phase_god_check(GotaMatch *m)
     } else if (m->tick >= m->cfg.max_ticks) {
         m->result = GOTA_RESULT_TIMEOUT;
     }
+    /* the god's XP: every hero of the winning team; both teams on a draw */
+    for (int team = 0; team < 2; team++)
+        if ((m->result == GOTA_RESULT_WIN && m->winner == team) || m->result == GOTA_RESULT_DRAW)
+            economy_god_destroyed(m, team);
     if (m->result != GOTA_RESULT_RUNNING) match_event(m, GOTA_EVENT_GAME_OVER, -1, -1, m->winner);
 }
 
@@ -263,11 +311,17 @@ static void match_tick(GotaMatch *m)
     structures_sync(m);
     if (m->tick % m->cfg.wave_interval == 0) creeps_spawn_wave(m);
     m->tick++;
+    heroes_timers(m);
     phase_vision(m);
     phase_snapshot(m);
+    camps_update(m);
     creeps_update(m);
     towers_update(m);
+    heroes_update(m);
+    camps_units(m);
+    spells_update(m);
     combat_resolve(m);
+    camps_after_combat(m);
     phase_corpses(m);
     phase_collision(m);
     phase_god_check(m);

@@ -7,7 +7,8 @@
  * guards once any lane of their team has lost all three towers; the god once
  * both guards are dead. Towers fire one shot per 24 ticks: they keep a valid
  * target (alive, hostile, visible, within range centre to centre), else take
- * the nearest visible hostile creep, and only with none the nearest enemy hero.
+ * the nearest visible hostile creep (lane creeps and fighting neutrals), and
+ * only with none the nearest enemy hero.
  * A new target restarts the counter; the shot lands when it reaches 24.
  * Destroying a building frees its footprint (nav revision bumps) and stops
  * that barracks' waves. Barracks and gods never attack.
@@ -132,7 +133,8 @@ static void tower_visit(const GotaMatch *m, int from, int j, int64_t d2, void *c
     TowerPick *p = ctx;
     const GotaUnit *u = &m->unit[j];
     if (!unit_hostile(m, from, j) || !unit_visible_to(m, m->unit[from].team, j)) return;
-    if (u->kind == GOTA_KIND_CREEP) nearest_offer(m, &p->creep, j, d2);
+    if (u->kind == GOTA_KIND_CREEP || (u->kind == GOTA_KIND_NEUTRAL && camp_fighting(m, j)))
+        nearest_offer(m, &p->creep, j, d2);
     else if (u->kind == GOTA_KIND_HERO) nearest_offer(m, &p->hero, j, d2);
 }
 
@@ -140,6 +142,7 @@ static int tower_target_valid(const GotaMatch *m, int tower, int t)
 {
     const GotaUnit *u = &m->unit[tower];
     return t >= 0 && unit_attackable(m, t) && unit_hostile(m, tower, t) &&
+           (m->unit[t].kind != GOTA_KIND_NEUTRAL || camp_fighting(m, t)) &&
            unit_visible_to(m, u->team, t) && !is_structure(m->unit[t].kind) &&
            fx_dist2(u->x, u->z, m->snap_x[t], m->snap_z[t]) <= (int64_t)u->range * u->range;
 }
@@ -154,7 +157,7 @@ void towers_update(GotaMatch *m)
         int t = unit_target_slot(m, slot);
         if (!tower_target_valid(m, slot, t)) {
             TowerPick pick = {{-1, 0}, {-1, 0}};
-            match_scan(m, slot, u->range, tower_visit, &pick);
+            match_scan_hostile(m, slot, u->range, tower_visit, &pick);
             t = pick.creep.slot >= 0 ? pick.creep.slot : pick.hero.slot;
             if (t >= 0) {
                 s->target = t;

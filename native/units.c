@@ -53,11 +53,21 @@ static int is_mobile(int kind)
     return kind == GOTA_KIND_HERO || kind == GOTA_KIND_CREEP || kind == GOTA_KIND_NEUTRAL;
 }
 
-/* Counting sort of the living mobile units by bucket, in slot order. */
+/* bucket_rows class of a team: red 0, blue 1, any other team 2 */
+static int team_class(int team)
+{
+    return team == GOTA_TEAM_RED ? 0 : team == GOTA_TEAM_BLUE ? 1 : 2;
+}
+
+_Static_assert(BUCKET_N <= 32, "a bucket row fits 32 bits");
+
+/* Counting sort of the living mobile units by bucket, in slot order; per
+ * team class, a bit mask of the occupied buckets of each row. */
 void match_buckets_build(GotaMatch *m)
 {
     int32_t *start = m->bucket_start;
     memset(start, 0, sizeof m->bucket_start);
+    memset(m->bucket_rows, 0, sizeof m->bucket_rows);
     for (int i = 0; i < m->unit_n; i++) {
         const GotaUnit *u = &m->unit[i];
         if (u->alive && is_mobile(u->kind)) start[bucket_of(m->snap_x[i], m->snap_z[i]) + 1]++;
@@ -67,26 +77,65 @@ void match_buckets_build(GotaMatch *m)
     memcpy(fill, start, sizeof fill);
     for (int i = 0; i < m->unit_n; i++) {
         const GotaUnit *u = &m->unit[i];
-        if (u->alive && is_mobile(u->kind))
-            m->bucket_item[fill[bucket_of(m->snap_x[i], m->snap_z[i])]++] = i;
+        if (!u->alive || !is_mobile(u->kind)) continue;
+        int b = bucket_of(m->snap_x[i], m->snap_z[i]);
+        m->bucket_item[fill[b]++] = i;
+        m->bucket_rows[team_class(u->team)][b / BUCKET_N] |= 1u << (b % BUCKET_N);
+    }
+}
+
+/* Distance from v to the world span of bucket row/column c along one axis;
+ * the edge buckets also hold everything beyond the map (bucket_of clamps). */
+static int64_t bucket_gap(int32_t v, int c)
+{
+    const int32_t span = BUCKET_TILES * GOTA_TILE;
+    int64_t lo = (int64_t)c * span - MAP_HALF_WORLD, hi = lo + span;
+    if (c > 0 && v < lo) return lo - v;
+    if (c < BUCKET_N - 1 && v >= hi) return (int64_t)v - hi + 1;   /* nearest member is at hi - 1 */
+    return 0;
+}
+
+/* Bucket scan in bucket order over the occupied buckets only; skips buckets
+ * wholly beyond the radius and, when `hostile`, the units of from's team (and
+ * for a red or blue unit, buckets holding only its own team). */
+static void scan(const GotaMatch *m, int from, int32_t radius, int hostile, unit_visit_fn visit, void *ctx)
+{
+    int32_t x = m->snap_x[from], z = m->snap_z[from];
+    int b0 = bucket_of(x - radius, z - radius), b1 = bucket_of(x + radius, z + radius);
+    int64_t r2 = (int64_t)radius * radius;
+    int team = m->unit[from].team, own = hostile ? team_class(team) : 2;
+    int bx0 = b0 % BUCKET_N, bx1 = b1 % BUCKET_N;
+    uint32_t cols = (uint32_t)(((uint64_t)2 << bx1) - ((uint64_t)1 << bx0));   /* bits bx0..bx1 */
+    for (int bz = b0 / BUCKET_N; bz <= b1 / BUCKET_N; bz++) {
+        uint32_t occupied = m->bucket_rows[2][bz];
+        if (own != 0) occupied |= m->bucket_rows[0][bz];
+        if (own != 1) occupied |= m->bucket_rows[1][bz];
+        occupied &= cols;
+        if (!occupied) continue;
+        int64_t gz = bucket_gap(z, bz);
+        for (; occupied; occupied &= occupied - 1) {
+            int bx = __builtin_ctz(occupied);
+            int64_t gx = bucket_gap(x, bx);
+            if (gx * gx + gz * gz > r2) continue;
+            int b = bz * BUCKET_N + bx;
+            for (int k = m->bucket_start[b]; k < m->bucket_start[b + 1]; k++) {
+                int j = m->bucket_item[k];
+                if (j == from || (hostile && m->unit[j].team == team)) continue;
+                int64_t d = fx_dist2(x, z, m->snap_x[j], m->snap_z[j]);
+                if (d <= r2) visit(m, from, j, d, ctx);
+            }
+        }
     }
 }
 
 void match_scan(const GotaMatch *m, int from, int32_t radius, unit_visit_fn visit, void *ctx)
 {
-    int32_t x = m->snap_x[from], z = m->snap_z[from];
-    int b0 = bucket_of(x - radius, z - radius), b1 = bucket_of(x + radius, z + radius);
-    int64_t r2 = (int64_t)radius * radius;
-    for (int bz = b0 / BUCKET_N; bz <= b1 / BUCKET_N; bz++)
-        for (int bx = b0 % BUCKET_N; bx <= b1 % BUCKET_N; bx++) {
-            int b = bz * BUCKET_N + bx;
-            for (int k = m->bucket_start[b]; k < m->bucket_start[b + 1]; k++) {
-                int j = m->bucket_item[k];
-                if (j == from) continue;
-                int64_t d = fx_dist2(x, z, m->snap_x[j], m->snap_z[j]);
-                if (d <= r2) visit(m, from, j, d, ctx);
-            }
-        }
+    scan(m, from, radius, 0, visit, ctx);
+}
+
+void match_scan_hostile(const GotaMatch *m, int from, int32_t radius, unit_visit_fn visit, void *ctx)
+{
+    scan(m, from, radius, 1, visit, ctx);
 }
 
 void nearest_offer(const GotaMatch *m, Nearest *n, int j, int64_t d2)
@@ -114,6 +163,7 @@ int unit_attackable(const GotaMatch *m, int slot)
     if (!u->alive) return 0;
     if (u->kind == GOTA_KIND_TOWER || u->kind == GOTA_KIND_BARRACKS || u->kind == GOTA_KIND_GOD)
         return u->exposed;
+    if (u->kind == GOTA_KIND_NEUTRAL) return !camp_returning(m, slot);
     return 1;
 }
 

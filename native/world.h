@@ -17,6 +17,11 @@
 #include "map.h"
 #include "nav.h"
 #include "vision.h"
+#include "content.h"
+#include "hero.h"
+#include "spell.h"
+#include "camp.h"
+#include "economy.h"
 
 /* ---- rule numbers (rules sections 3.3, 3.4, 7) -------------------------- */
 #define CREEP_HP 60
@@ -57,6 +62,8 @@ typedef struct {
     int32_t target;         /* slot of GotaUnit.target_id, -1 for none */
     int32_t building;       /* MapData building index, -1 for mobile units */
     int32_t waypoint;       /* creeps: next lane waypoint index in walking order */
+    int32_t camp;           /* neutrals: camp index, -1 otherwise */
+    int32_t stun, root;     /* creeps and neutrals: control ticks left (heroes: HeroState) */
     int32_t died_tick;      /* tick of death, for corpse removal */
     /* path following */
     NavPath path;
@@ -67,11 +74,15 @@ typedef struct {
     int32_t stuck;          /* ticks without progress */
 } UnitState;
 
+enum { HIT_ATTACK = 0, HIT_ABILITY = 1, HIT_ITEM = 2 };
+
 typedef struct {
     int32_t target;         /* slot */
     int32_t attacker;       /* slot */
     int32_t damage;
     uint32_t order;         /* seeded hash: the tie-break within one target */
+    int16_t source;         /* HIT_* */
+    int16_t stun, root, silence;   /* controls a damaging hit applies */
 } Hit;
 
 struct GotaMatch {
@@ -99,12 +110,19 @@ struct GotaMatch {
      * bucket_item[bucket_start[b] .. bucket_start[b+1]) */
     int32_t bucket_start[BUCKET_N * BUCKET_N + 1];
     int32_t bucket_item[GOTA_MAX_UNITS];
+    uint32_t bucket_rows[3][BUCKET_N];  /* [red, blue, other teams][row]: bit bx = bucket holds one */
 
     Hit hit[HIT_QUEUE_MAX];
     int32_t hit_n;
 
     GotaEvent event[EVENT_LOG];   /* ring */
     int64_t event_next;           /* sequence number of the next event */
+
+    HeroState hero[SEATS];
+    int32_t hero_slot[SEATS];     /* unit slot of each seat's hero, -1 without heroes */
+    Spell spell[SPELL_MAX];
+    int32_t spell_n;
+    CampState camp[MAP_CAMPS];
 
     Nav nav;
     Vision vision;
@@ -119,6 +137,8 @@ int unit_alloc(GotaMatch *m);
 /* Visit every living mobile unit other than `from` within radius of it
  * (snapshot positions), with its squared distance, in bucket order. */
 void match_scan(const GotaMatch *m, int from, int32_t radius, unit_visit_fn visit, void *ctx);
+/* The same, visiting only the units of another team than `from`'s. */
+void match_scan_hostile(const GotaMatch *m, int from, int32_t radius, unit_visit_fn visit, void *ctx);
 /* The nearest of the offered units; equal distances go to the lower id. */
 typedef struct { int slot; int64_t d2; } Nearest;
 void nearest_offer(const GotaMatch *m, Nearest *n, int j, int64_t d2);
@@ -150,6 +170,9 @@ void creeps_update(GotaMatch *m);
 
 /* combat.c */
 void combat_queue(GotaMatch *m, int attacker, int target, int32_t damage);
+/* A hit with its source and the controls it applies if it lands. */
+void combat_queue_hit(GotaMatch *m, int attacker, int target, int32_t damage, int source,
+                      int stun, int root, int silence);
 void combat_resolve(GotaMatch *m);
 
 /* hash.c */

@@ -1,6 +1,7 @@
-"""Full 28,800-tick matches give the same state hash for the same seed: in one
-process, in fresh processes, interleaved with other matches, across -O0 and -O2
-native builds, and against the golden hashes in tests/data/golden_hashes.json."""
+"""Full scripted matches (ten heroes fighting, up to 28,800 ticks) give the same
+state hash for the same seed: in one process, in fresh processes, interleaved with
+other matches, across -O0 and -O2 native builds, and against the golden hashes in
+tests/data/golden_hashes.json."""
 import json
 import re
 import subprocess
@@ -11,7 +12,7 @@ import pytest
 
 from gota_arena import MAX_BATTLE_TICKS, Match
 from tests.conftest import NATIVE, ROOT, have_toolchain
-from tests.regen_golden import GOLDEN, REGENERATE, SEEDS, play
+from tests.regen_golden import GOLDEN, REGENERATE, SCRIPT_EVERY, SEEDS, play, script
 
 TICKS = MAX_BATTLE_TICKS
 SEED = SEEDS[0]
@@ -27,6 +28,9 @@ def test_full_match_runs_to_the_end():
     info, _ = play(SEED, TICKS)
     assert info.tick == TICKS or info.result in ("win", "draw")
     assert info.result != "running"
+    plain = Match(seed=SEED, heroes=0)      # a creep-only match runs to the timeout
+    plain.run()
+    assert plain.info.result == "timeout" and plain.info.tick == TICKS
 
 
 def test_same_seed_same_hash_in_one_process(reference):
@@ -35,8 +39,7 @@ def test_same_seed_same_hash_in_one_process(reference):
 
 
 def test_same_hash_in_fresh_processes(reference):
-    code = (f"from gota_arena import Match\n"
-            f"m = Match(seed={SEED}, max_ticks={TICKS}); m.run(); print(hex(m.hash()))")
+    code = f"from tests.regen_golden import play\nprint(hex(play({SEED}, {TICKS})[1]))"
 
     def fresh(_):
         done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=300)
@@ -55,6 +58,8 @@ def test_interleaved_matches_match_solo_runs(reference):
         live = list(matches)
         while live:
             for m in live:
+                if m.tick % SCRIPT_EVERY == 0:
+                    script(m)
                 m.step(1)
             live = [m for m in live if not m.over]
         for seed, m in zip(SEEDS, matches):

@@ -52,8 +52,10 @@ def test_unknown_config_key_lists_known_keys():
 
 
 def test_config_keys_come_from_c():
-    assert config_keys() == ["seed", "max_ticks", "wave_interval"]
-    assert list(MatchConfig.__dataclass_fields__) == ["seed", "max_ticks", "wave_interval"]
+    keys = ["seed", "max_ticks", "wave_interval", "heroes"] + [f"class_{s}" for s in range(10)]
+    assert config_keys() == keys
+    assert list(MatchConfig.__dataclass_fields__) == keys
+    assert MatchConfig().class_3 == -1 and MatchConfig().heroes == 1
 
 
 @pytest.mark.parametrize("value", ["100", 100.0, None, True])

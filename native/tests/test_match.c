@@ -16,6 +16,7 @@ static GotaMatch *new_match(int64_t seed, int64_t max_ticks, int64_t wave_interv
     gota_config_set(&cfg, "seed", seed);
     gota_config_set(&cfg, "max_ticks", max_ticks);
     gota_config_set(&cfg, "wave_interval", wave_interval);
+    gota_config_set(&cfg, "heroes", 0);   /* the rules of part 1: structures and creeps */
     int err = -99;
     GotaMatch *m = gota_match_new(&cfg, &err);
     CHECK_EQ(err, GOTA_OK);
@@ -87,6 +88,10 @@ static void open_spot(const GotaMatch *m, int clear, int32_t *x, int32_t *z)
             int32_t cx = map_tile_centre(tx), cz = map_tile_centre(tz);
             for (int i = 0; i < m->map->building_n && ok; i++) {
                 int64_t dx = m->map->building[i].x - cx, dz = m->map->building[i].z - cz;
+                ok = dx * dx + dz * dz > (int64_t)clear * GOTA_TILE * clear * GOTA_TILE;
+            }
+            for (int i = 0; i < MAP_CAMPS && ok; i++) {   /* and out of the camps' reach */
+                int64_t dx = m->map->camp[i].x - cx, dz = m->map->camp[i].z - cz;
                 ok = dx * dx + dz * dz > (int64_t)clear * GOTA_TILE * clear * GOTA_TILE;
             }
             if (ok) { *x = cx; *z = cz; return; }
@@ -498,6 +503,65 @@ static void test_creeps_push(void)
     gota_match_free(m);
 }
 
+/* Lane creeps and towers fight neutrals only while their camp fights. */
+static void test_creeps_and_fighting_neutrals(void)
+{
+    GotaMatch *m = new_match(15, 28800, 28800);
+    int32_t ran;
+    gota_match_step(m, 1, &ran);   /* camps spawn on the first battle tick */
+    remove_mobile_units(m);
+    int member = m->camp[0].member[0];
+    CHECK(member >= 0 && m->unit[member].kind == GOTA_KIND_NEUTRAL);
+    CHECK_EQ(m->camp[0].state, CAMP_RESTING);
+    /* a creep 3 tiles away: out of provoking reach, and a resting camp is no target */
+    int32_t x = m->unit[member].x, z = m->unit[member].z, cx = 0, cz = 0;
+    for (int k = 0; k < 8 && !(cx || cz); k++) {
+        static const int dir[8][2] = {{3, 0}, {-3, 0}, {0, 3}, {0, -3}, {2, 2}, {-2, 2}, {2, -2}, {-2, -2}};
+        int32_t px = x + dir[k][0] * GOTA_TILE, pz = z + dir[k][1] * GOTA_TILE;
+        if (nav_open(&m->nav, m->map, map_index_of(px, pz))) { cx = px; cz = pz; }
+    }
+    CHECK(cx || cz);
+    int c = put_unit(m, GOTA_KIND_CREEP, GOTA_TEAM_RED, GOTA_CREEP_RANGED, cx, cz);
+    m->st[c].speed = 0;
+    gota_match_step(m, 1, &ran);
+    CHECK_EQ(m->camp[0].state, CAMP_RESTING);
+    CHECK_EQ(m->unit[c].target_id, -1);
+    /* a hit provokes the camp; from then on the creep takes a neutral as a target */
+    combat_queue(m, c, member, 1);
+    combat_resolve(m);
+    camps_after_combat(m);
+    CHECK_EQ(m->camp[0].state, CAMP_FIGHTING);
+    gota_match_step(m, 1, &ran);
+    CHECK(m->unit[c].target_id >= 0);
+    CHECK_EQ(m->unit[unit_target_slot(m, c)].kind, GOTA_KIND_NEUTRAL);
+    gota_match_free(m);
+}
+
+/* A stunned creep neither moves nor swings; a rooted one does not move. */
+static void test_creep_controls(void)
+{
+    GotaMatch *m = new_match(16, 28800, 28800);
+    int32_t ran, x, z;
+    gota_match_step(m, 1, &ran);
+    remove_mobile_units(m);
+    open_spot(m, 14, &x, &z);
+    int a = put_unit(m, GOTA_KIND_CREEP, GOTA_TEAM_RED, GOTA_CREEP_MELEE, x, z);
+    int b = put_unit(m, GOTA_KIND_CREEP, GOTA_TEAM_BLUE, GOTA_CREEP_MELEE, x + 3 * GOTA_TILE, z);
+    m->st[b].speed = 0;
+    m->unit[b].damage = 0;
+    m->st[a].root = 10;
+    gota_match_step(m, 10, &ran);
+    CHECK_EQ(m->unit[a].x, x);   /* rooted: it has a target but stays */
+    CHECK_EQ(m->st[a].root, 0);
+    m->st[a].stun = 5;
+    gota_match_step(m, 5, &ran);
+    CHECK_EQ(m->unit[a].x, x);
+    CHECK_EQ(m->unit[a].target_id, m->unit[b].id);
+    gota_match_step(m, 5, &ran);
+    CHECK(m->unit[a].x > x);     /* free again: it walks to its target */
+    gota_match_free(m);
+}
+
 int main(void)
 {
     test_config();
@@ -513,5 +577,7 @@ int main(void)
     test_corpses();
     test_determinism_and_isolation();
     test_creeps_push();
+    test_creeps_and_fighting_neutrals();
+    test_creep_controls();
     return check_report("test_match");
 }
