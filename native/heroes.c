@@ -352,12 +352,28 @@ static void hero_tick_alive(GotaMatch *m, int seat, int slot)
     }
 }
 
+/* Push depth: the furthest a living hero has stood past the centre line (the
+ * map's centre, across the own god -> enemy god axis), in milli-tiles. The map
+ * is point-symmetric about its centre, so the axis is minus the own god's spot. */
+static void hero_push_depth(GotaMatch *m, int seat, int slot)
+{
+    const GotaUnit *u = &m->unit[slot], *god = &m->unit[m->god_slot[u->team]];
+    int64_t gx = god->x, gz = god->z, len = fx_isqrt64((uint64_t)(gx * gx + gz * gz));
+    if (len == 0) return;
+    int64_t along = -((int64_t)u->x * gx + (int64_t)u->z * gz) / len;
+    int64_t depth = along * 1000 / GOTA_TILE;
+    if (depth > m->hero[seat].stats.push_depth) m->hero[seat].stats.push_depth = depth;
+}
+
 void heroes_timers(GotaMatch *m)
 {
     for (int seat = 0; seat < SEATS; seat++) {
         int slot = hero_slot_of(m, seat);
         if (slot < 0) continue;
-        if (m->unit[slot].alive) hero_tick_alive(m, seat, slot);
+        if (m->unit[slot].alive) {
+            hero_tick_alive(m, seat, slot);
+            hero_push_depth(m, seat, slot);
+        }
         else if (m->tick >= m->hero[seat].respawn_at) hero_respawn(m, seat);
         economy_hero_tick(m, seat);   /* every hero: potion cooldowns also run while dead */
     }

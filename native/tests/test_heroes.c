@@ -974,8 +974,29 @@ static void test_skirmish(void)
     gota_match_free(m);
 }
 
+/* Push depth: milli-tiles past the centre line toward the enemy god, kept at its maximum. */
+static void test_push_depth(void)
+{
+    int cls[SEATS] = {-1, -1, -1, -1, -1, -1, -1, -1, -1, -1};
+    GotaMatch *m = make(9, cls, 1);
+    CHECK_EQ(m->hero[0].stats.push_depth, 0);
+    const GotaUnit *god = &m->unit[m->god_slot[GOTA_TEAM_RED]];
+    /* one tile past the centre along red's axis (red's god is at (+x, -z)) */
+    int64_t gx = god->x, gz = god->z, len = fx_isqrt64((uint64_t)(gx * gx + gz * gz));
+    int32_t px = (int32_t)(-gx * GOTA_TILE / len), pz = (int32_t)(-gz * GOTA_TILE / len);
+    place(m, 0, px, pz);
+    step(m, 1);
+    int64_t depth = m->hero[0].stats.push_depth;
+    CHECK(depth >= 995 && depth <= 1000);
+    place(m, 0, 0, 0);     /* back at the centre: the maximum stays */
+    step(m, 1);
+    CHECK_EQ(m->hero[0].stats.push_depth, depth);
+    gota_match_free(m);
+}
+
 int main(void)
 {
+    test_push_depth();
     test_draft();
     test_spawn();
     test_level_stats();
