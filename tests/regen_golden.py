@@ -12,46 +12,14 @@ TICKS = 28800
 REGENERATE = "python -m tests.regen_golden"
 
 
-SCRIPT_EVERY = 48
+def play(seed: int, ticks: int = TICKS):
+    """A full match under the fixed hero script (gota_arena.script, the same as
+    native/gota_demo.c); returns (info, hash)."""
+    from gota_arena import Match, script
 
-
-def script(m) -> None:
-    """The heroes' fixed script, the same as native/gota_demo.c's: spend points
-    R, W, E, Q; with a target, cast W at it and E and R at its position; without
-    one, attack-move to the enemy god."""
-    from gota_arena import Kind
-
-    units = m.units.copy()
-    by_id = {int(u["id"]): u for u in units if u["kind"] != Kind.NONE}
-    for seat in range(10):
-        hero = m.hero(seat)
-        me = units[hero.unit_index]
-        for slot in (3, 1, 2, 0):
-            m.level(seat, slot)
-        if not me["alive"]:
-            continue
-        target = by_id.get(int(me["target_id"])) if me["target_id"] >= 0 else None
-        if target is not None:
-            m.cast(seat, 1, target=int(target["id"]))
-            m.cast(seat, 2, point=(int(target["x"]), int(target["z"])))
-            m.cast(seat, 3, point=(int(target["x"]), int(target["z"])))
-        else:
-            for god in units[(units["kind"] == Kind.GOD) & (units["team"] != me["team"])]:
-                m.attack_move(seat, int(god["x"]), int(god["z"]))
-
-
-def play(seed: int, ticks: int = TICKS, match=None):
-    """A full scripted match (or ``ticks`` of it); returns (info, hash)."""
-    from gota_arena import Match
-
-    m = match or Match(seed=seed, max_ticks=ticks)
-    try:
-        while not m.over:
-            script(m)
-            m.step(SCRIPT_EVERY)
+    with Match(seed=seed, max_ticks=ticks) as m:
+        script.run(m)
         return m.info, m.hash()
-    finally:
-        m.close()
 
 
 def main() -> None:

@@ -10,9 +10,9 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from gota_arena import MAX_BATTLE_TICKS, Match
+from gota_arena import MAX_BATTLE_TICKS, Match, script
 from tests.conftest import NATIVE, ROOT, have_toolchain
-from tests.regen_golden import GOLDEN, REGENERATE, SCRIPT_EVERY, SEEDS, play, script
+from tests.regen_golden import GOLDEN, REGENERATE, SEEDS, play
 
 TICKS = MAX_BATTLE_TICKS
 SEED = SEEDS[0]
@@ -58,8 +58,8 @@ def test_interleaved_matches_match_solo_runs(reference):
         live = list(matches)
         while live:
             for m in live:
-                if m.tick % SCRIPT_EVERY == 0:
-                    script(m)
+                if m.tick % script.EVERY == 0:
+                    script.give_orders(m)
                 m.step(1)
             live = [m for m in live if not m.over]
         for seed, m in zip(SEEDS, matches):

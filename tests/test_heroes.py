@@ -2,6 +2,7 @@
 scores, and the errors a user gets for calls that make no sense."""
 import pytest
 
+from gota_arena import script
 from gota_arena import (
     ActionError, ArgumentRangeError, ArgumentTypeError, ConfigConflictError, Kind, Match, Verb,
     ability_name, class_name, item_name,
@@ -115,3 +116,21 @@ def test_a_match_with_heroes_is_deterministic():
             return m.hash(), [m.seat_stats(s) for s in range(10)]
 
     assert play() == play()
+
+
+def test_glory_of_a_finished_match_follows_decision_4():
+    with Match(seed=1) as m:
+        script.run(m)
+        info = m.info
+        assert info.result == "win"
+        for team, seats in (("red", range(0, 5)), ("blue", range(5, 10))):
+            xp = [m.seat_stats(s).xp for s in seats]
+            per_hero = [max(0, x * 1440 - 200 * info.tick) // 1440 for x in xp]
+            assert [m.seat_stats(s).score for s in seats] == per_hero
+            score, glory = m.team_score(team)
+            assert score == sum(per_hero) // 5
+            assert glory == (score if team == info.winner else 0)
+            outcome = 1 if team == info.winner else -1
+            assert all(m.seat_stats(s).outcome == outcome for s in seats)
+        winners = range(0, 5) if info.winner == "red" else range(5, 10)
+        assert all(m.seat_stats(s).xp >= 1000 for s in winners)   # the god's 1,000 XP
