@@ -68,20 +68,21 @@ void match_buckets_build(GotaMatch *m)
     int32_t *start = m->bucket_start;
     memset(start, 0, sizeof m->bucket_start);
     memset(m->bucket_rows, 0, sizeof m->bucket_rows);
+    int32_t bucket[GOTA_MAX_UNITS];     /* each unit's bucket, -1 when not bucketed */
     for (int i = 0; i < m->unit_n; i++) {
         const GotaUnit *u = &m->unit[i];
-        if (u->alive && is_mobile(u->kind)) start[bucket_of(m->snap_x[i], m->snap_z[i]) + 1]++;
+        bucket[i] = -1;
+        if (!u->alive || !is_mobile(u->kind)) continue;
+        int b = bucket_of(m->snap_x[i], m->snap_z[i]);
+        bucket[i] = b;
+        start[b + 1]++;
+        m->bucket_rows[team_class(u->team)][b / BUCKET_N] |= 1u << (b % BUCKET_N);
     }
     for (int b = 0; b < BUCKET_N * BUCKET_N; b++) start[b + 1] += start[b];
     int32_t fill[BUCKET_N * BUCKET_N];
     memcpy(fill, start, sizeof fill);
-    for (int i = 0; i < m->unit_n; i++) {
-        const GotaUnit *u = &m->unit[i];
-        if (!u->alive || !is_mobile(u->kind)) continue;
-        int b = bucket_of(m->snap_x[i], m->snap_z[i]);
-        m->bucket_item[fill[b]++] = i;
-        m->bucket_rows[team_class(u->team)][b / BUCKET_N] |= 1u << (b % BUCKET_N);
-    }
+    for (int i = 0; i < m->unit_n; i++)
+        if (bucket[i] >= 0) m->bucket_item[fill[bucket[i]]++] = i;
 }
 
 /* Distance from v to the world span of bucket row/column c along one axis;

@@ -177,19 +177,17 @@ static uint64_t ray_buildings(const VisionTables *t, int sx, int sz, int dx, int
 /* Build-time trace of one ray against two height grids at once (terrain +
  * blockers with no building / every building standing, hall >= hnone):
  * 0 hidden even with no building, 1 visible only without buildings, 2 visible
- * with all of them. Same rule as ray_clear. */
-static int ray_class(const VisionTables *t, const int16_t *hnone, const int16_t *hall,
-                     int sx, int sz, int h0, int dx, int dz)
+ * with all of them. Same rule as ray_clear, with the ray height
+ * h0 * (n - i) + h1 * i kept as a running sum and the cells as linear offsets
+ * (off: this direction's cells, dz * MAP_N + dx) from the source tile s. */
+static int ray_class(const int16_t *hnone, const int16_t *hall, const int16_t *off,
+                     int s, int h0, int h1, int n)
 {
-    int n = iabs_(dx) > iabs_(dz) ? iabs_(dx) : iabs_(dz);
-    if (n <= 1)
-        return 2;
-    int h1 = t->terrain[map_index(sx + dx, sz + dz)] + 3;
-    const int8_t (*cell)[2] = &t->ray_cell[t->ray_start[(dz + VR) * VW + dx + VR]];
     int cls = 2;
+    int ray = h0 * n;
     for (int i = 1; i < n; i++) {
-        int c = map_index(sx + cell[i - 1][0], sz + cell[i - 1][1]);
-        int ray = h0 * (n - i) + h1 * i;
+        ray += h1 - h0;
+        int c = s + off[i - 1];
         if (hall[c] * n >= ray) {
             if (hnone[c] * n >= ray)
                 return 0;
@@ -200,13 +198,15 @@ static int ray_class(const VisionTables *t, const int16_t *hnone, const int16_t 
 }
 
 /* Fill one window (rows 2r+1) for a source at (sx, sz); hnone / hall are the
- * height grids of ray_class for this source (skip already left out). */
+ * height grids of ray_class for this source (skip already left out); roff is
+ * ray_cell as linear offsets. */
 static uint64_t build_window(const VisionTables *t, const int16_t *hnone, const int16_t *hall,
-                             int sx, int sz, int r, int eye, int skip,
+                             const int16_t *roff, int sx, int sz, int r, int eye, int skip,
                              uint32_t *all, uint32_t *diff)
 {
     uint64_t mask = 0;
-    int h0 = t->terrain[map_index(sx, sz)] + eye;
+    int s = map_index(sx, sz);
+    int h0 = t->terrain[s] + eye;
     for (int dz = -r; dz <= r; dz++) {
         uint32_t a = 0, d = 0;
         int tz = sz + dz;
@@ -215,7 +215,10 @@ static uint64_t build_window(const VisionTables *t, const int16_t *hnone, const 
                 int tx = sx + dx;
                 if (tx < 0 || tx >= MAP_N || dx * dx + dz * dz > r * r)
                     continue;
-                int cls = ray_class(t, hnone, hall, sx, sz, h0, dx, dz);
+                int n = iabs_(dx) > iabs_(dz) ? iabs_(dx) : iabs_(dz);
+                int cls = n <= 1 ? 2
+                          : ray_class(hnone, hall, roff + t->ray_start[(dz + VR) * VW + dx + VR], s, h0,
+                                      t->terrain[map_index(tx, tz)] + 3, n);
                 if (cls == 0)
                     continue;
                 uint32_t bit = (uint32_t)1 << (dx + r);
@@ -294,13 +297,16 @@ VisionTables *vision_tables_build(const MapData *map)
         }
     }
 
-    /* build-only height grids: terrain + blockers with none / all standing */
-    int16_t *hnone = malloc(3u * MAP_TILES * sizeof *hnone);
+    /* build-only height grids: terrain + blockers with none / all standing,
+     * and the ray cells as linear tile offsets */
+    int16_t *hnone = malloc((3u * MAP_TILES + RAY_CELL_CAP) * sizeof *hnone);
     if (!hnone) {
         vision_tables_free(t);
         return NULL;
     }
-    int16_t *hall = hnone + MAP_TILES, *hown = hnone + 2 * MAP_TILES;
+    int16_t *hall = hnone + MAP_TILES, *hown = hnone + 2 * MAP_TILES, *roff = hnone + 3 * MAP_TILES;
+    for (int k = 0; k < RAY_CELL_CAP; k++)
+        roff[k] = (int16_t)map_index(t->ray_cell[k][0], t->ray_cell[k][1]);
     uint8_t alive_all[MAP_BUILDINGS];
     memset(alive_all, 1, sizeof alive_all);
     for (int c = 0; c < MAP_TILES; c++) {
@@ -315,7 +321,7 @@ VisionTables *vision_tables_build(const MapData *map)
         for (int c = 0; c < MAP_TILES; c++)   /* all standing but itself */
             hown[c] = t->cover_start[c] == t->cover_start[c + 1] ? hall[c]
                       : (int16_t)(t->terrain[c] + cell_blocker(t, c, alive_all, i));
-        vb->mask = build_window(t, hnone, hown, vb->tx, vb->tz, vb->radius, vb->eye, i,
+        vb->mask = build_window(t, hnone, hown, roff, vb->tx, vb->tz, vb->radius, vb->eye, i,
                                 vb->all, vb->diff);
     }
 
@@ -334,7 +340,7 @@ VisionTables *vision_tables_build(const MapData *map)
         t->bytes += (size_t)MAP_TILES * (2u * (size_t)vk->rows * sizeof *vk->win + sizeof *vk->mask);
         for (int s = 0; s < MAP_TILES; s++) {
             uint32_t *w = vk->win + (size_t)s * 2u * (size_t)vk->rows;
-            vk->mask[s] = build_window(t, hnone, hall, s % MAP_N, s / MAP_N, vk->radius,
+            vk->mask[s] = build_window(t, hnone, hall, roff, s % MAP_N, s / MAP_N, vk->radius,
                                        vk->eye, -1, w, w + vk->rows);
         }
     }
