@@ -19,9 +19,11 @@ from .errors import (  # noqa: E402
 )
 from .heroes import HeroInfo, SeatStats, SpellWarning, ability_name, class_name, item_name  # noqa: E402
 from .sim import Event, Match, MatchConfig, MatchInfo  # noqa: E402
+from .bots import bot_config, bot_id, bot_name, bot_names  # noqa: E402
 
 __all__ = [
     "__version__", "Match", "MatchConfig", "MatchInfo", "Event",
+    "bot_names", "bot_name", "bot_id", "bot_config",
     "HeroInfo", "SeatStats", "SpellWarning", "class_name", "item_name", "ability_name",
     "Kind", "Team", "Tier", "CreepKind", "EventType", "Result", "Material", "Region", "ErrorCode",
     "Verb", "ActionError",

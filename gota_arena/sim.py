@@ -34,6 +34,7 @@ from .errors import (
     range_error,
     unknown_key_error,
 )
+from .bots import bot_config
 from .heroes import HeroControls
 from .layout import EVENT_DTYPE, UNIT_DTYPE
 
@@ -159,7 +160,9 @@ class Match(HeroControls):
     """One match: ``Match(**config)`` or ``Match.from_config(mapping)``.
 
     Config keys and their ranges come from the simulator (``gota_config_keys``);
-    unknown keys and bad values raise ConfigError naming the key. The native state
+    unknown keys and bad values raise ConfigError naming the key. ``bots=`` puts
+    bundled bots on seats by name: ``Match(bots={"red": "base", "blue": "puller"})``
+    fills the keys bot_0..bot_9 (gota_arena.bots). The native state
     is freed by ``close()`` (also on ``with`` exit and when the object is collected);
     every call after ``close()`` raises ClosedMatchError.
     """
@@ -178,6 +181,9 @@ class Match(HeroControls):
 
     def _open(self, config: dict) -> None:
         self._ptr = None
+        if "bots" in config:  # bots={"red": "base", 7: "puller"} -> bot_0..bot_9 (gota_arena.bots)
+            config = dict(config)
+            config.update(bot_config(config.pop("bots")))
         cfg = _config_struct(config)
         err = ffi.new("int *")
         ptr = lib.gota_match_new(cfg, err)

@@ -8,7 +8,8 @@
  * hero's last_error; stats.commands counts every command, stats.invalid_actions
  * those answered with anything but GOTA_ACT_OK. A match without heroes answers
  * GOTA_ACT_NO_HERO and records nothing; a finished match answers
- * GOTA_ACT_MATCH_OVER to every verb.
+ * GOTA_ACT_MATCH_OVER to every verb. The body is match_command (world.h),
+ * which the bundled bots (bot.h) call too: one path for every seat.
  *
  * Verbs and their checks, in this order:
  *   NOOP          always ok.
@@ -113,20 +114,23 @@ static int dispatch(GotaMatch *m, int seat, int slot, const GotaCommand *c)
     }
 }
 
-int gota_match_command(GotaMatch *m, int32_t seat, const GotaCommand *cmd, int32_t *action_error)
+int match_command(GotaMatch *m, int seat, const GotaCommand *cmd)
 {
-    if (!m || !cmd) return GOTA_ERR_NULL;
-    if (seat < 0 || seat >= SEATS) return GOTA_ERR_INDEX;
     int slot = m->hero_slot[seat];
-    if (hero_seat_of_slot(m, slot) != seat) {
-        if (action_error) *action_error = GOTA_ACT_NO_HERO;
-        return GOTA_OK;
-    }
+    if (hero_seat_of_slot(m, slot) != seat) return GOTA_ACT_NO_HERO;
     int answer = m->result != GOTA_RESULT_RUNNING ? GOTA_ACT_MATCH_OVER : dispatch(m, seat, slot, cmd);
     HeroState *h = &m->hero[seat];
     h->last_error = answer;
     h->stats.commands++;
     if (answer != GOTA_ACT_OK) h->stats.invalid_actions++;
+    return answer;
+}
+
+int gota_match_command(GotaMatch *m, int32_t seat, const GotaCommand *cmd, int32_t *action_error)
+{
+    if (!m || !cmd) return GOTA_ERR_NULL;
+    if (seat < 0 || seat >= SEATS) return GOTA_ERR_INDEX;
+    int answer = match_command(m, seat, cmd);
     if (action_error) *action_error = answer;
     return GOTA_OK;
 }

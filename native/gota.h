@@ -82,7 +82,23 @@ typedef struct {
     int64_t heroes;         /* 1: ten heroes (default); 0: a creep-only match */
     int64_t hero_class[10]; /* keys class_0..class_9: the seat's class 0..9, or -1
                                (default) for the seeded role draft to choose */
+    int64_t bot[10];        /* keys bot_0..bot_9: GOTA_BOT_* playing the seat inside
+                               the tick; 0 (default) = an external seat */
 } GotaConfig;
+
+/* bundled bots (config keys bot_0..bot_9; docs/bots.md) */
+#define GOTA_BOT_EXTERNAL 0      /* no bot: the seat is driven by gota_match_command */
+#define GOTA_BOT_IDLE 1          /* does nothing; stays in its spawn room */
+#define GOTA_BOT_RANDOM 2        /* random commands from its own seeded stream */
+#define GOTA_BOT_BASE 3          /* base.bas: nearest enemy, potions, class gear */
+#define GOTA_BOT_RUSHER 4        /* rusher.bas: the team gathers and rushes the god */
+#define GOTA_BOT_BASELINE 5      /* baseline.bas: base plus its W strike */
+#define GOTA_BOT_PULLER 6        /* puller.bas: lanes, last hits, spells, retreats, camp pulls */
+#define GOTA_BOTS 7
+
+/* The name of bot id 0..6 ("external", "idle", "random", "base", "rusher",
+ * "baseline", "puller"); NULL for another id. */
+const char *gota_bot_name(int32_t bot);
 
 /* Fill cfg with the defaults. */
 int gota_config_default(GotaConfig *cfg);

@@ -2,7 +2,8 @@
  * hash.c -- the match state hash: 64-bit FNV-1a folded over every
  * authoritative field, one named field at a time (never raw struct bytes, so
  * padding and layout cannot leak in). Two matches with equal hashes evolve
- * identically. Sequences are length-prefixed.
+ * identically. Sequences are length-prefixed. Bot state (bot.h) is folded
+ * for bot seats only.
  */
 #include "world.h"
 
@@ -71,6 +72,15 @@ static void fold_camp(Hasher *s, const CampState *c)
     fold(s, c->seen_x); fold(s, c->seen_z);
 }
 
+static void fold_bot(Hasher *s, const BotState *b)
+{
+    fold(s, b->kind); fold(s, (int64_t)b->rng); fold(s, b->mode); fold(s, b->mode_until);
+    fold(s, b->gather); fold(s, b->lane); fold(s, b->camp); fold(s, b->last_hp);
+    for (int i = 0; i < BOT_ENEMY_HEROES; i++) {
+        fold(s, b->enemy_x[i]); fold(s, b->enemy_z[i]); fold(s, b->enemy_tick[i]);
+    }
+}
+
 uint64_t match_hash(const GotaMatch *m)
 {
     Hasher s = {0xCBF29CE484222325ull};
@@ -91,6 +101,12 @@ uint64_t match_hash(const GotaMatch *m)
     fold(&s, m->spell_n);
     for (int i = 0; i < m->spell_n; i++) fold_spell(&s, &m->spell[i]);
     for (int i = 0; i < MAP_CAMPS; i++) fold_camp(&s, &m->camp[i]);
+    /* bot seats only, so a match of external seats hashes as it always did */
+    for (int i = 0; i < SEATS; i++)
+        if (m->cfg.bot[i] != GOTA_BOT_EXTERNAL) {
+            fold(&s, i);
+            fold_bot(&s, &m->bot[i]);
+        }
     fold(&s, m->unit_n);
     for (int i = 0; i < m->unit_n; i++) {
         fold(&s, m->unit[i].kind);

@@ -17,7 +17,10 @@
  * held from the start. When the config makes that impossible (every class of
  * each missing role is taken), the seat draws from all free classes, preferring
  * those whose role the other team does not still need: the ten classes stay
- * distinct and the draft never fails.
+ * distinct and the draft never fails. A bot seat (config bot_s, bot.h) picks
+ * instead the first class of that same pool (in class order): the first free
+ * class whose role its team lacks. Its below(n) is still drawn and dropped, so
+ * the stream draws the same number of values whoever plays the seats.
  *
  * Spawn: the five heroes of a team stand on the five open tiles of the team's
  * spawn room nearest the map's hero spawn point (ties by tile index, mirrored
@@ -111,6 +114,7 @@ static void draft(GotaMatch *m, int cls[SEATS])
         for (int c = 0; n == 0 && c < HERO_CLASSES; c++)
             if (!taken[c]) pool[n++] = c;
         int c = pool[rng_below(&m->rng, (uint32_t)n)];
+        if (m->cfg.bot[seat] != GOTA_BOT_EXTERNAL) c = pool[0];   /* a bot's pick; the draw keeps the stream */
         cls[seat] = c;
         taken[c] = 1;
         has_role[team][HERO_CLASS[c].role] = 1;

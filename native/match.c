@@ -25,6 +25,7 @@ typedef struct {
 } ConfigKey;
 
 #define CLASS_KEY(i) {"class_" #i, offsetof(GotaConfig, hero_class) + (i) * sizeof(int64_t), -1, HERO_CLASSES - 1, -1}
+#define BOT_KEY(i) {"bot_" #i, offsetof(GotaConfig, bot) + (i) * sizeof(int64_t), 0, GOTA_BOTS - 1, GOTA_BOT_EXTERNAL}
 static const ConfigKey config_keys[] = {
     {"seed", offsetof(GotaConfig, seed), INT32_MIN, INT32_MAX, 2026},
     {"max_ticks", offsetof(GotaConfig, max_ticks), 1, GOTA_MAX_BATTLE_TICKS, GOTA_MAX_BATTLE_TICKS},
@@ -32,6 +33,8 @@ static const ConfigKey config_keys[] = {
     {"heroes", offsetof(GotaConfig, heroes), 0, 1, 1},
     CLASS_KEY(0), CLASS_KEY(1), CLASS_KEY(2), CLASS_KEY(3), CLASS_KEY(4),
     CLASS_KEY(5), CLASS_KEY(6), CLASS_KEY(7), CLASS_KEY(8), CLASS_KEY(9),
+    BOT_KEY(0), BOT_KEY(1), BOT_KEY(2), BOT_KEY(3), BOT_KEY(4),
+    BOT_KEY(5), BOT_KEY(6), BOT_KEY(7), BOT_KEY(8), BOT_KEY(9),
 };
 #define CONFIG_KEY_N ((int)(sizeof config_keys / sizeof config_keys[0]))
 
@@ -73,7 +76,8 @@ int gota_config_get(const GotaConfig *cfg, const char *key, int64_t *value)
 const char *gota_config_keys(void)
 {
     return "seed max_ticks wave_interval heroes class_0 class_1 class_2 class_3 class_4 "
-           "class_5 class_6 class_7 class_8 class_9";
+           "class_5 class_6 class_7 class_8 class_9 "
+           "bot_0 bot_1 bot_2 bot_3 bot_4 bot_5 bot_6 bot_7 bot_8 bot_9";
 }
 
 int gota_config_range(const char *key, int64_t *lo, int64_t *hi)
@@ -147,6 +151,7 @@ int gota_match_reset(GotaMatch *m, int64_t seed)
         int err = heroes_spawn(m);
         if (err != GOTA_OK) return err;
     }
+    bots_reset(m);
     m->next_id = 1000;   /* heroes own ids 100..109 (rules section 7); spawned units start here */
     return GOTA_OK;
 }
@@ -183,29 +188,32 @@ void gota_match_free(GotaMatch *m)
 }
 
 /* ---- the tick ----------------------------------------------------------- */
-/* The team's vision sources: every hero, and one creep per tile (creeps on
- * one tile see the same; a hero's sight covers a creep's on its tile). */
-static int vision_sources(GotaMatch *m, int team, VisionSource *src)
+/* Both teams' vision sources from one pass over the units: every hero, then
+ * one creep per tile (creeps on one tile see the same; a hero's sight covers
+ * a creep's on its tile), each in slot order. */
+static void vision_sources(GotaMatch *m, VisionSource (*src)[GOTA_MAX_UNITS], int *n)
 {
-    int n = 0;
-    uint32_t stamp = ++m->source_stamp;
+    int16_t creep[2][GOTA_MAX_UNITS];   /* creep tiles per team, slot order */
+    int cn[2] = {0, 0};
+    n[0] = n[1] = 0;
     for (int i = 0; i < m->unit_n; i++) {
         const GotaUnit *u = &m->unit[i];
-        if (u->alive && u->team == team && u->kind == GOTA_KIND_HERO) {
-            int t = map_index_of(u->x, u->z);
+        if (!u->alive || (u->team != GOTA_TEAM_RED && u->team != GOTA_TEAM_BLUE)) continue;
+        if (u->kind == GOTA_KIND_HERO)
+            src[u->team][n[u->team]++] = (VisionSource){(int16_t)map_index_of(u->x, u->z), VISION_HERO};
+        else if (u->kind == GOTA_KIND_CREEP)
+            creep[u->team][cn[u->team]++] = (int16_t)map_index_of(u->x, u->z);
+    }
+    for (int team = 0; team < 2; team++) {
+        uint32_t stamp = ++m->source_stamp;
+        for (int k = 0; k < n[team]; k++) m->source_tile[src[team][k].tile] = stamp;
+        for (int k = 0; k < cn[team]; k++) {
+            int t = creep[team][k];
+            if (m->source_tile[t] == stamp) continue;
             m->source_tile[t] = stamp;
-            src[n++] = (VisionSource){(int16_t)t, VISION_HERO};
+            src[team][n[team]++] = (VisionSource){(int16_t)t, VISION_CREEP};
         }
     }
-    for (int i = 0; i < m->unit_n; i++) {
-        const GotaUnit *u = &m->unit[i];
-        if (!u->alive || u->team != team || u->kind != GOTA_KIND_CREEP) continue;
-        int t = map_index_of(u->x, u->z);
-        if (m->source_tile[t] == stamp) continue;
-        m->source_tile[t] = stamp;
-        src[n++] = (VisionSource){(int16_t)t, VISION_CREEP};
-    }
-    return n;
 }
 
 /* A unit is seen when its tile is; a tower or barracks when any tile of its
@@ -226,9 +234,11 @@ static int unit_in_sight(const GotaMatch *m, int team, int slot)
 
 static void phase_vision(GotaMatch *m)
 {
-    VisionSource src[GOTA_MAX_UNITS];
+    VisionSource src[2][GOTA_MAX_UNITS];
+    int n[2];
+    vision_sources(m, src, n);
     for (int team = 0; team < 2; team++)
-        vision_update(&m->vision, team, src, vision_sources(m, team, src), m->building_alive);
+        vision_update(&m->vision, team, src[team], n[team], m->building_alive);
     for (int i = 0; i < m->unit_n; i++) {
         const GotaUnit *u = &m->unit[i];
         for (int team = 0; team < 2; team++)
@@ -314,6 +324,7 @@ static void match_tick(GotaMatch *m)
     heroes_timers(m);
     phase_vision(m);
     phase_snapshot(m);
+    bots_run(m);
     camps_update(m);
     creeps_update(m);
     towers_update(m);

@@ -22,6 +22,7 @@
 #include "spell.h"
 #include "camp.h"
 #include "economy.h"
+#include "bot.h"
 
 /* ---- rule numbers (rules sections 3.3, 3.4, 7) -------------------------- */
 #define CREEP_HP 60
@@ -123,6 +124,7 @@ struct GotaMatch {
     Spell spell[SPELL_MAX];
     int32_t spell_n;
     CampState camp[MAP_CAMPS];
+    BotState bot[SEATS];          /* the bot of each seat (kind 0: an external seat) */
 
     Nav nav;
     Vision vision;
@@ -174,6 +176,12 @@ void combat_queue(GotaMatch *m, int attacker, int target, int32_t damage);
 void combat_queue_hit(GotaMatch *m, int attacker, int target, int32_t damage, int source,
                       int stun, int root, int silence);
 void combat_resolve(GotaMatch *m);
+
+/* commands.c */
+/* One command for a seat's hero (gota_match_command's body, also the bots'
+ * only way to act): the GOTA_ACT_* answer, recorded in the hero's last_error
+ * and stats; GOTA_ACT_NO_HERO when the seat has no hero. seat must be 0..9. */
+int match_command(GotaMatch *m, int seat, const GotaCommand *cmd);
 
 /* hash.c */
 uint64_t match_hash(const GotaMatch *m);

@@ -52,10 +52,11 @@ def test_unknown_config_key_lists_known_keys():
 
 
 def test_config_keys_come_from_c():
-    keys = ["seed", "max_ticks", "wave_interval", "heroes"] + [f"class_{s}" for s in range(10)]
+    keys = (["seed", "max_ticks", "wave_interval", "heroes"] + [f"class_{s}" for s in range(10)]
+            + [f"bot_{s}" for s in range(10)])
     assert config_keys() == keys
     assert list(MatchConfig.__dataclass_fields__) == keys
-    assert MatchConfig().class_3 == -1 and MatchConfig().heroes == 1
+    assert MatchConfig().class_3 == -1 and MatchConfig().heroes == 1 and MatchConfig().bot_9 == 0
 
 
 @pytest.mark.parametrize("value", ["100", 100.0, None, True])

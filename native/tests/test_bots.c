@@ -1,0 +1,222 @@
+/*
+ * test_bots.c -- the bundled bots (bot.h): config keys and names, the draft
+ * pick rule (a bot takes the first free class whose role its team lacks, the
+ * seeded draw still made), every bot answered through the command path with
+ * its commands counted, idle never acting and staying home, the bots' state
+ * in the hash, determinism, and a match of external seats unchanged by the
+ * bot code.
+ */
+#include <stdint.h>
+#include <string.h>
+#include "../world.h"
+#include "../rng.h"
+#include "check.h"
+
+static GotaMatch *make(int64_t seed, const int bots[SEATS])
+{
+    GotaConfig cfg;
+    gota_config_default(&cfg);
+    cfg.seed = seed;
+    for (int s = 0; bots && s < SEATS; s++) cfg.bot[s] = bots[s];
+    int err = -99;
+    GotaMatch *m = gota_match_new(&cfg, &err);
+    CHECK_EQ(err, GOTA_OK);
+    return m;
+}
+
+static void test_config(void)
+{
+    GotaConfig cfg;
+    gota_config_default(&cfg);
+    int64_t v = -1;
+    CHECK_EQ(gota_config_get(&cfg, "bot_0", &v), GOTA_OK);
+    CHECK_EQ(v, GOTA_BOT_EXTERNAL);
+    CHECK_EQ(gota_config_set(&cfg, "bot_9", GOTA_BOT_PULLER), GOTA_OK);
+    CHECK_EQ(cfg.bot[9], GOTA_BOT_PULLER);
+    CHECK_EQ(gota_config_set(&cfg, "bot_3", GOTA_BOTS), GOTA_ERR_RANGE);
+    CHECK_EQ(gota_config_set(&cfg, "bot_3", -1), GOTA_ERR_RANGE);
+    CHECK_EQ(gota_config_set(&cfg, "bot_10", 1), GOTA_ERR_UNKNOWN_KEY);
+    CHECK(strstr(gota_config_keys(), "bot_0 ") != NULL);
+    CHECK(strstr(gota_config_keys(), "bot_9") != NULL);
+    static const char *names[GOTA_BOTS] = {"external", "idle", "random", "base", "rusher", "baseline", "puller"};
+    for (int b = 0; b < GOTA_BOTS; b++) CHECK(gota_bot_name(b) && strcmp(gota_bot_name(b), names[b]) == 0);
+    CHECK(gota_bot_name(-1) == NULL);
+    CHECK(gota_bot_name(GOTA_BOTS) == NULL);
+}
+
+/* The draft rebuilt from the rules: seeded order, random picks for external
+ * seats, the first free class of a missing role for bot seats. */
+static void expected_draft(int64_t seed, const int bots[SEATS], int cls[SEATS])
+{
+    uint64_t rng;
+    rng_seed(&rng, seed);
+    int taken[HERO_CLASSES] = {0}, has[2][ROLES] = {{0}};
+    int first = (int)rng_below(&rng, 2);
+    for (int k = 0; k < SEATS; k++) {
+        int team = (k & 1) ? 1 - first : first, seat = team * SEATS_PER_TEAM + k / 2;
+        int pool[HERO_CLASSES], n = 0;
+        for (int c = 0; c < HERO_CLASSES; c++)
+            if (!taken[c] && !has[team][HERO_CLASS[c].role]) pool[n++] = c;
+        int draw = (int)rng_below(&rng, (uint32_t)n);
+        int c = bots[seat] ? pool[0] : pool[draw];
+        cls[seat] = c;
+        taken[c] = 1;
+        has[team][HERO_CLASS[c].role] = 1;
+    }
+}
+
+static void test_draft(void)
+{
+    int mixes[3][SEATS] = {
+        {3, 3, 3, 3, 3, 6, 6, 6, 6, 6},
+        {6, 0, 0, 0, 0, 0, 0, 0, 0, 1},
+        {0, 2, 0, 4, 0, 5, 0, 6, 0, 3},
+    };
+    for (int k = 0; k < 3; k++)
+        for (int64_t seed = 1; seed <= 6; seed++) {
+            GotaMatch *m = make(seed, mixes[k]);
+            if (!m) continue;
+            int want[SEATS];
+            expected_draft(seed, mixes[k], want);
+            int roles[2] = {0, 0};
+            for (int s = 0; s < SEATS; s++) {
+                CHECK_EQ(m->hero[s].cls, want[s]);
+                roles[hero_team(s)] |= 1 << HERO_CLASS[m->hero[s].cls].role;
+            }
+            CHECK_EQ(roles[0], 31);   /* each team: one hero of each role */
+            CHECK_EQ(roles[1], 31);
+            gota_match_free(m);
+        }
+    /* a configured class wins over the bot's pick */
+    GotaConfig cfg;
+    gota_config_default(&cfg);
+    cfg.bot[0] = GOTA_BOT_BASE;
+    cfg.hero_class[0] = 9;
+    int err;
+    GotaMatch *m = gota_match_new(&cfg, &err);
+    CHECK(m != NULL);
+    if (m) {
+        CHECK_EQ(m->hero[0].cls, 9);
+        gota_match_free(m);
+    }
+}
+
+static int in_own_base(const GotaMatch *m, int seat)
+{
+    const GotaUnit *u = &m->unit[m->hero_slot[seat]];
+    int bits = hero_team(seat) == GOTA_TEAM_RED ? GOTA_REGION_RED_KEEP | GOTA_REGION_RED_SPAWN
+                                                : GOTA_REGION_BLUE_KEEP | GOTA_REGION_BLUE_SPAWN;
+    return (m->map->region[map_index_of(u->x, u->z)] & bits) != 0;
+}
+
+/* Every bot kind on the board: every command is answered through the one
+ * command path (counted, a known answer), idle issues none and stays home. */
+static void test_bots_play(void)
+{
+    int bots[SEATS] = {GOTA_BOT_IDLE, GOTA_BOT_RANDOM, GOTA_BOT_BASE, GOTA_BOT_RUSHER, GOTA_BOT_PULLER,
+                       GOTA_BOT_BASELINE, GOTA_BOT_PULLER, GOTA_BOT_BASE, GOTA_BOT_RANDOM, GOTA_BOT_IDLE};
+    for (int64_t seed = 1; seed <= 3; seed++) {
+        GotaMatch *m = make(seed, bots);
+        if (!m) continue;
+        int home = 1;
+        for (int k = 0; k < 120 && m->result == GOTA_RESULT_RUNNING; k++) {
+            int32_t ran = 0;
+            CHECK_EQ(gota_match_step(m, 60, &ran), GOTA_OK);
+            for (int s = 0; s < SEATS; s++) {
+                CHECK(m->hero[s].last_error >= 0 && m->hero[s].last_error < GOTA_ACT_CODES);
+                if (bots[s] == GOTA_BOT_IDLE && m->unit[m->hero_slot[s]].alive) home &= in_own_base(m, s);
+            }
+        }
+        CHECK(home);
+        for (int s = 0; s < SEATS; s++) {
+            const GotaSeatStats *st = &m->hero[s].stats;
+            if (bots[s] == GOTA_BOT_IDLE) CHECK_EQ(st->commands, 0);
+            else CHECK(st->commands > 0);
+            CHECK(st->invalid_actions <= st->commands);
+            /* the scripted bots check before they act: few refusals */
+            if (bots[s] == GOTA_BOT_BASE || bots[s] == GOTA_BOT_PULLER || bots[s] == GOTA_BOT_RUSHER)
+                CHECK(st->invalid_actions * 10 <= st->commands);
+        }
+        CHECK(m->tick > 0);
+        gota_match_free(m);
+    }
+}
+
+static uint64_t play_hash(int64_t seed, const int bots[SEATS], int ticks)
+{
+    GotaMatch *m = make(seed, bots);
+    if (!m) return 0;
+    gota_match_step(m, ticks, NULL);
+    uint64_t h = 0;
+    gota_match_hash(m, &h);
+    gota_match_free(m);
+    return h;
+}
+
+static void test_determinism(void)
+{
+    int bots[SEATS] = {6, 6, 6, 6, 6, 2, 2, 3, 3, 5};
+    uint64_t a = play_hash(11, bots, 3000), b = play_hash(11, bots, 3000), c = play_hash(12, bots, 3000);
+    CHECK(a == b);
+    CHECK(a != c);
+    /* reset replays the same match */
+    GotaMatch *m = make(11, bots);
+    if (m) {
+        gota_match_step(m, 1234, NULL);
+        gota_match_reset(m, 11);
+        gota_match_step(m, 3000, NULL);
+        uint64_t h = 0;
+        gota_match_hash(m, &h);
+        CHECK(h == a);
+        /* the bot state is in the hash */
+        gota_match_hash(m, &h);
+        uint64_t before = h;
+        m->bot[0].mode ^= 1;
+        gota_match_hash(m, &h);
+        CHECK(h != before);
+        m->bot[0].mode ^= 1;
+        gota_match_free(m);
+    }
+    /* without bots, the bot fields are not part of the hash */
+    int none[SEATS] = {0};
+    GotaMatch *x = make(11, none);
+    if (x) {
+        uint64_t h1 = 0, h2 = 0;
+        gota_match_hash(x, &h1);
+        x->bot[0].mode = 77;
+        gota_match_hash(x, &h2);
+        CHECK(h1 == h2);
+        gota_match_free(x);
+    }
+}
+
+/* Bots and external seats on one team: the external seats' commands go
+ * through as before, the bots play on. */
+static void test_mixed(void)
+{
+    int bots[SEATS] = {GOTA_BOT_PULLER, 0, GOTA_BOT_BASE, 0, 0, 0, GOTA_BOT_BASE, 0, 0, GOTA_BOT_RUSHER};
+    GotaMatch *m = make(5, bots);
+    if (!m) return;
+    for (int k = 0; k < 40; k++) {
+        GotaCommand c = {GOTA_CMD_ATTACK_MOVE, 0, 0, 0, 0, 0};
+        int32_t answer = -1;
+        CHECK_EQ(gota_match_command(m, 1, &c, &answer), GOTA_OK);
+        CHECK_EQ(answer, GOTA_ACT_OK);
+        gota_match_step(m, 24, NULL);
+    }
+    CHECK_EQ(m->hero[1].stats.commands, 40);
+    CHECK_EQ(m->hero[3].stats.commands, 0);
+    CHECK(m->hero[0].stats.commands > 0);
+    CHECK(m->hero[9].stats.commands > 0);
+    gota_match_free(m);
+}
+
+int main(void)
+{
+    test_config();
+    test_draft();
+    test_bots_play();
+    test_determinism();
+    test_mixed();
+    return check_report("test_bots");
+}
