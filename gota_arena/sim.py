@@ -35,6 +35,7 @@ from .errors import (
     unknown_key_error,
 )
 from .bots import bot_config
+from .contract import ContractViews
 from .heroes import HeroControls
 from .layout import EVENT_DTYPE, UNIT_DTYPE
 
@@ -156,7 +157,7 @@ class Event:
     z: int
 
 
-class Match(HeroControls):
+class Match(HeroControls, ContractViews):
     """One match: ``Match(**config)`` or ``Match.from_config(mapping)``.
 
     Config keys and their ranges come from the simulator (``gota_config_keys``);

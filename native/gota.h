@@ -245,7 +245,8 @@ int gota_match_find_path(GotaMatch *m, int32_t sx, int32_t sz, int32_t gx, int32
 #define GOTA_ACT_MATCH_OVER 29
 #define GOTA_ACT_NO_TOWER 30
 #define GOTA_ACT_NO_HERO 31
-#define GOTA_ACT_CODES 32
+#define GOTA_ACT_INVALID_DECODE 32   /* action heads that decode to no command */
+#define GOTA_ACT_CODES 33
 
 typedef struct {
     int32_t verb;        /* GOTA_CMD_* */
@@ -307,6 +308,40 @@ const char *gota_action_error_text(int code);
 const char *gota_class_name(int32_t hero_class);
 const char *gota_item_name(int32_t item);
 const char *gota_ability_name(int32_t hero_class, int32_t slot);
+
+/* ---- the observation and action contract (docs/contract.md) ------------- */
+typedef struct {
+    int32_t version;
+    int32_t obs_size, mask_size, mask_flat_size;
+    int32_t heads, logits;
+    int32_t verbs, targets, points, abilities, items;
+    int32_t entries;          /* rows of gota_contract_entry */
+    uint64_t hash;            /* FNV-1a 64 of the layout, names and decoding constants */
+} GotaContractInfo;
+
+typedef struct {
+    const char *name;
+    int32_t offset, count, width;
+} GotaContractEntry;
+
+int gota_contract_info(GotaContractInfo *out);
+/* Layout row `index` (0..entries-1); GOTA_ERR_INDEX past the end. */
+int gota_contract_entry(int32_t index, GotaContractEntry *out);
+/* The layout row named `name` ("obs.object", "mask.target_rows", ...); GOTA_ERR_INDEX when none. */
+int gota_contract_find(const char *name, GotaContractEntry *out);
+/* Name of feature `feature` of layout row `index`, NULL when it has none. */
+const char *gota_contract_feature(int32_t index, int32_t feature);
+/* OBS_SIZE floats for a seat (cap counts floats). */
+int gota_match_observe(const GotaMatch *m, int32_t seat, float *obs, int32_t cap);
+/* MASK_SIZE bytes, conditional form (cap counts bytes). */
+int gota_match_mask(const GotaMatch *m, int32_t seat, uint8_t *mask, int32_t cap);
+/* MASK_FLAT_SIZE bytes, flat form. */
+int gota_match_mask_flat(const GotaMatch *m, int32_t seat, uint8_t *flat, int32_t cap);
+/* Decode only (BC labels, tools): *invalid = 1 for an invalid decode (may be NULL). */
+int gota_match_decode(const GotaMatch *m, int32_t seat, const int32_t *heads, GotaCommand *out, int32_t *invalid);
+/* Decode and issue five heads; *action_error = the GOTA_ACT_* answer, or
+ * GOTA_ACT_INVALID_DECODE for an invalid decode (counted in stats.invalid_actions). */
+int gota_match_act(GotaMatch *m, int32_t seat, const int32_t *heads, int32_t *action_error);
 
 /* ---- the shared map --------------------------------------------------- */
 /* terrain materials */

@@ -127,6 +127,7 @@ const char *gota_action_error_text(int code)
         "the item is cooling down", "no ability points to spend", "the ability is at its highest rank",
         "the hero's level is too low for the next rank", "the match is over",
         "no living allied tower covers that point", "this match has no heroes",
+        "the action heads decode to no command (a bad head, an empty slot or a dead seat)",
     };
     return code >= 0 && code < GOTA_ACT_CODES ? text[code] : "unknown action error";
 }
