@@ -464,18 +464,6 @@ static int launch(GotaMatch *m, const Caster *c, int32_t ax, int32_t az, int tar
     return GOTA_ACT_OK;
 }
 
-/* Slot of the unit with this id, -1 when none (free slots never match). */
-static int slot_of_id(const GotaMatch *m, int32_t id)
-{
-    if (id >= HERO_ID_BASE && id < HERO_ID_BASE + SEATS) {
-        int slot = m->hero_slot[id - HERO_ID_BASE];
-        return hero_seat_of_slot(m, slot) == id - HERO_ID_BASE ? slot : -1;
-    }
-    for (int i = 0; i < m->unit_n; i++)
-        if (m->unit[i].kind != GOTA_KIND_NONE && m->unit[i].id == id) return i;
-    return -1;
-}
-
 int ability_cast_target(GotaMatch *m, int seat, int slot, int32_t target_id)
 {
     Caster c;
@@ -483,7 +471,7 @@ int ability_cast_target(GotaMatch *m, int seat, int slot, int32_t target_id)
     if (err != GOTA_ACT_OK) return err;
     if (c.a->cast == CAST_SELF) return self_cast(m, &c);
     if (c.a->range == 0) return launch(m, &c, c.u->x, c.u->z, -1);
-    int t = slot_of_id(m, target_id);
+    int t = unit_slot_of_id(m, target_id);
     if (t < 0 || !unit_attackable(m, t)) return GOTA_ACT_BAD_TARGET;
     const GotaUnit *tu = &m->unit[t];
     if (tu->team != c.u->team && !unit_visible_to(m, c.u->team, t)) return GOTA_ACT_NOT_VISIBLE;

@@ -34,18 +34,6 @@
  */
 #include "world.h"
 
-/* Slot of the unit with this id, -1 when none (free slots never match). */
-static int slot_of_id(const GotaMatch *m, int32_t id)
-{
-    if (id >= HERO_ID_BASE && id < HERO_ID_BASE + SEATS) {
-        int slot = m->hero_slot[id - HERO_ID_BASE];
-        return hero_seat_of_slot(m, slot) == id - HERO_ID_BASE ? slot : -1;
-    }
-    for (int i = 0; i < m->unit_n; i++)
-        if (m->unit[i].kind != GOTA_KIND_NONE && m->unit[i].id == id) return i;
-    return -1;
-}
-
 /* The state checks shared by orders: dead, channeling, stunned (and rooted for movement). */
 static int order_blocked(const GotaMatch *m, int seat, int slot, int movement)
 {
@@ -80,7 +68,7 @@ static int cmd_attack(GotaMatch *m, int seat, int slot, int32_t id)
         }
         return GOTA_ACT_OK;
     }
-    int t = slot_of_id(m, id);
+    int t = unit_slot_of_id(m, id);
     if (t < 0 || !m->unit[t].alive || !unit_hostile(m, slot, t)) return GOTA_ACT_BAD_TARGET;
     if (!unit_visible_to(m, m->unit[slot].team, t)) return GOTA_ACT_NOT_VISIBLE;
     if (!unit_attackable(m, t)) return GOTA_ACT_BAD_TARGET;

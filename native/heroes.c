@@ -440,21 +440,6 @@ static int target_valid(const GotaMatch *m, int slot, int t)
     return t >= 0 && unit_attackable(m, t) && unit_hostile(m, slot, t) && unit_visible_to(m, m->unit[slot].team, t);
 }
 
-/* Squared distance from (x,z) to the nearest point of a building footprint. */
-static int64_t footprint_dist2(const MapBuilding *b, int32_t x, int32_t z)
-{
-    int64_t best = INT64_MAX;
-    for (int k = 0; k < b->footprint_n; k++) {
-        int t = b->footprint[k];
-        int32_t x0 = (t % MAP_N - MAP_N / 2) * GOTA_TILE, z0 = (t / MAP_N - MAP_N / 2) * GOTA_TILE;
-        int32_t px = x < x0 ? x0 : (x > x0 + GOTA_TILE ? x0 + GOTA_TILE : x);
-        int32_t pz = z < z0 ? z0 : (z > z0 + GOTA_TILE ? z0 + GOTA_TILE : z);
-        int64_t d = fx_dist2(x, z, px, pz);
-        if (d < best) best = d;
-    }
-    return best;
-}
-
 /* Acquisition: nearest, then team-relative (z, x), then id. */
 typedef struct {
     int slot;
@@ -503,7 +488,7 @@ static int hero_acquire(const GotaMatch *m, int slot, int attack_move)
         if (!target_valid(m, slot, b)) continue;
         const GotaUnit *bu = &m->unit[b];
         int64_t d2 = bu->kind == GOTA_KIND_GOD ? fx_dist2(x, z, bu->x, bu->z)
-                                               : footprint_dist2(&m->map->building[i], x, z);
+                                               : unit_footprint_dist2(&m->map->building[i], x, z);
         if (d2 <= a.r2) acquire_offer(m, &a, b, d2, bu->x, bu->z);
     }
     return a.slot;

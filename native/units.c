@@ -148,6 +148,17 @@ void nearest_offer(const GotaMatch *m, Nearest *n, int j, int64_t d2)
     }
 }
 
+int unit_slot_of_id(const GotaMatch *m, int32_t id)
+{
+    if (id >= HERO_ID_BASE && id < HERO_ID_BASE + SEATS) {   /* heroes keep their slots */
+        int slot = m->hero_slot[id - HERO_ID_BASE];
+        return hero_seat_of_slot(m, slot) == id - HERO_ID_BASE ? slot : -1;
+    }
+    for (int i = 0; i < m->unit_n; i++)
+        if (m->unit[i].kind != GOTA_KIND_NONE && m->unit[i].id == id) return i;
+    return -1;
+}
+
 int unit_visible_to(const GotaMatch *m, int team, int slot)
 {
     return team >= 0 && team < 2 && m->seen[team][slot];
@@ -168,8 +179,7 @@ int unit_attackable(const GotaMatch *m, int slot)
     return 1;
 }
 
-/* Squared distance from (x,z) to the nearest point of a building footprint. */
-static int64_t footprint_dist2(const MapBuilding *b, int32_t x, int32_t z)
+int64_t unit_footprint_dist2(const MapBuilding *b, int32_t x, int32_t z)
 {
     int64_t best = INT64_MAX;
     for (int k = 0; k < b->footprint_n; k++) {
@@ -193,7 +203,7 @@ int unit_attack_reach_ok(const GotaMatch *m, int attacker, int target, int32_t a
     }
     if (t->kind == GOTA_KIND_TOWER || t->kind == GOTA_KIND_BARRACKS) {
         int64_t r = range > BUILDING_MIN_REACH ? range : BUILDING_MIN_REACH;
-        return footprint_dist2(&m->map->building[m->st[target].building], ax, az) <= r * r;
+        return unit_footprint_dist2(&m->map->building[m->st[target].building], ax, az) <= r * r;
     }
     return fx_dist2(ax, az, m->snap_x[target], m->snap_z[target]) <= (int64_t)range * range;
 }

@@ -147,6 +147,10 @@ void nearest_offer(const GotaMatch *m, Nearest *n, int j, int64_t d2);
 void match_event(GotaMatch *m, int type, int slot, int other_id, int value);
 void match_buckets_build(GotaMatch *m);
 int unit_attack_reach_ok(const GotaMatch *m, int attacker, int target, int32_t ax, int32_t az);
+/* Squared distance from (x,z) to the nearest point of a building's footprint tiles. */
+int64_t unit_footprint_dist2(const MapBuilding *b, int32_t x, int32_t z);
+/* Slot of the unit with this id, -1 when none (free slots never match). */
+int unit_slot_of_id(const GotaMatch *m, int32_t id);
 int unit_visible_to(const GotaMatch *m, int team, int slot);
 int unit_hostile(const GotaMatch *m, int a, int b);
 int unit_attackable(const GotaMatch *m, int slot);
