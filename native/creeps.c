@@ -78,6 +78,7 @@ static void creep_spawn(GotaMatch *m, const MapBuilding *b, int offset, int sub)
     s->swing = -1;
     s->target = -1;
     s->building = -1;
+    s->camp = -1;
     s->waypoint = creep_first_waypoint(m, b->team, b->lane);
     s->path_revision = -1;
     int w = s->waypoint;

@@ -42,6 +42,7 @@ void structures_spawn(GotaMatch *m)
         u->lane = b->lane;
         u->alive = 1;
         s->building = i;
+        s->camp = -1;
         s->period = TOWER_PERIOD;
         s->windup = TOWER_PERIOD;
         s->swing = -1;
