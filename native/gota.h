@@ -378,4 +378,98 @@ int gota_map_camps(int32_t *out, int32_t cap, int32_t *count);
 /* ---- errors ----------------------------------------------------------- */
 const char *gota_error_text(int code);
 
+
+/* ---- lockstep batch (native/batch.c; spec gota-training-api.md section 2) ----
+ * N lanes, each one match, stepped together: every agent (a hero driven by the
+ * policy) gets five action heads per decision, then each lane runs action_ticks
+ * ticks. Lane i of reset(seed) plays seed * lanes + i; seed -1 continues each
+ * lane's own sequence (its seed + lanes). A lane with seed s puts the learner on
+ * team (s mod 10) div 5 (0-4 red, 5-9 blue); without self-play the other team is
+ * played by the bot opponents[(s div 10) mod opponent_count]. A lane that ends
+ * is restarted inside the same step with its next seed; the observations then
+ * already belong to the new episode. Agents are lane-major; within a lane the
+ * learner team's seats in seat order, then (self-play) the other team's.
+ * Results are identical for any thread count and any grouping of lanes. */
+typedef struct GotaBatch GotaBatch;
+
+/* reward signal fields, per lane and team (signals[lane][team][GOTA_SIGNALS]) */
+#define GOTA_SIGNAL_TEAM_XP 0     /* total XP of the team's heroes */
+#define GOTA_SIGNAL_TEAM_SCORE 1  /* team leaderboard score (decision 4) */
+#define GOTA_SIGNAL_TOWER_HP 2    /* sum of the HP of the team's living towers (guards included) */
+#define GOTA_SIGNAL_GOD_HP 3      /* the team's god HP */
+#define GOTA_SIGNAL_OUTCOME 4     /* +1 won, -1 lost / draw / timeout on the finishing step, else 0 */
+#define GOTA_SIGNAL_DONE 5        /* 1 on the step the lane finished */
+#define GOTA_SIGNALS 6
+#define GOTA_BATCH_MAX_LANES 65536
+#define GOTA_BATCH_MAX_ACTION_TICKS 24
+
+/* Stats of a lane for one step: all zero unless the lane finished in this step,
+ * then the finished episode's values, from the learner team's side. */
+typedef struct {
+    int32_t finished;         /* 1 if the lane finished (and restarted) this step */
+    int32_t outcome;          /* +1 win, -1 loss, draw or timeout */
+    int32_t ticks;            /* battle ticks of the finished episode */
+    int32_t result;           /* GOTA_RESULT_* */
+    int32_t learner_team;     /* GOTA_TEAM_* of the learner */
+    int32_t opponent;         /* GOTA_BOT_* of the other team (0 with self-play) */
+    int64_t seed;             /* the finished episode's seed */
+    int64_t potential;        /* learner team glory (its score if it won, else 0) */
+    int64_t score;            /* learner team score */
+    int64_t xp;               /* learner team total XP */
+    int64_t kills;            /* learner team hero kills */
+    int64_t towers_destroyed; /* enemy towers destroyed */
+} GotaLaneStats;
+
+/* Caller-owned output buffers of reset and step; caps count elements. */
+typedef struct {
+    float *obs;               /* [agents][OBS_SIZE] */
+    int64_t obs_cap;
+    uint8_t *masks;           /* [agents][MASK_SIZE] */
+    int64_t masks_cap;
+    float *rewards;           /* [agents], leaderboard mode */
+    int64_t rewards_cap;
+    uint8_t *terminals;       /* [agents]: 1 on the step the lane finished */
+    int64_t terminals_cap;
+    uint8_t *truncations;     /* [agents]: 1 when that finish was a timeout */
+    int64_t truncations_cap;
+    GotaLaneStats *stats;     /* [lanes] */
+    int64_t stats_cap;
+    int64_t *signals;         /* [lanes][2][GOTA_SIGNALS] */
+    int64_t signals_cap;
+} GotaBatchBuffers;
+
+typedef struct {
+    int32_t lanes, agents, agents_per_lane, action_ticks, self_play, threads, opponent_count;
+    int32_t obs_size, mask_size, heads, signals;
+} GotaBatchInfo;
+
+typedef struct {
+    int64_t seed;             /* the lane's current episode seed */
+    int32_t learner_team, opponent, tick, result;
+} GotaBatchLane;
+
+/* Create a batch of `lanes` lanes from a base config (its seed and bot keys are
+ * replaced per lane), seeded as reset(0). threads 0 = the online cores; never
+ * more threads than cores or lanes. opponents: opponent_count bot ids (1..6),
+ * at least one. NULL on failure with the code in *err (err may be NULL). */
+GotaBatch *gota_batch_new(const GotaConfig *base, int32_t lanes, int32_t action_ticks, int32_t self_play,
+                          int32_t threads, const int32_t *opponents, int32_t opponent_count, int *err);
+/* Free a batch and stop its threads. NULL is accepted and ignored. */
+void gota_batch_free(GotaBatch *b);
+int gota_batch_info(const GotaBatch *b, GotaBatchInfo *out);
+/* Rebuild every lane (seed >= 0, or -1 to continue) and write observations,
+ * masks and signals; rewards, terminals, truncations and stats are zeroed. */
+int gota_batch_reset(GotaBatch *b, int64_t seed, const GotaBatchBuffers *io);
+/* One decision for every lane: actions are [agents][5] heads (verb 0..7,
+ * target 0..24, point 0..48, ability 0..3, item 0..5; checked before anything
+ * runs, GOTA_ERR_RANGE otherwise); actions_cap counts int32 values. */
+int gota_batch_step(GotaBatch *b, const int32_t *actions, int64_t actions_cap, const GotaBatchBuffers *io);
+int gota_batch_lane(const GotaBatch *b, int32_t lane, GotaBatchLane *out);
+/* The state hash of a lane's current match. */
+int gota_batch_lane_hash(const GotaBatch *b, int32_t lane, uint64_t *out);
+/* The agent's lane and seat: GOTA_ERR_INDEX past the end. */
+int gota_batch_agent_seat(const GotaBatch *b, int32_t agent, int32_t *lane, int32_t *seat);
+/* The lane's match, read-only, valid until the next reset or step. */
+int gota_batch_lane_match(const GotaBatch *b, int32_t lane, const GotaMatch **out);
+
 #endif

@@ -1,0 +1,227 @@
+"""The lockstep arena: N lanes stepped together by the native batch (native/batch.c,
+spec gota-training-api.md section 2).
+
+    with Arena(lanes=8, action_ticks=4, self_play=False, opponents=("base", "puller")) as arena:
+        obs, masks = arena.reset(seed=0)
+        out = arena.step(actions)          # actions: int32 [agents, 5]
+        out.rewards, out.terminals, out.stats[out.stats["finished"] == 1]
+
+Every buffer is allocated once and handed to C; ``reset`` and ``step`` return views
+of the same arrays, which the next call overwrites (copy what you keep). Agents are
+lane-major; within a lane the learner team's seats in seat order, then (self-play)
+the other team's. Lane i of ``reset(seed)`` plays seed * lanes + i; seed -1
+continues each lane's own sequence. A finished lane restarts inside ``step``.
+"""
+from __future__ import annotations
+
+import operator
+from dataclasses import dataclass
+from typing import Optional
+
+import numpy as np
+
+from ._native import ffi, lib
+from .bots import bot_id, bot_names
+from .contract import INFO, MASK_SIZE, OBS_SIZE
+from .errors import ArgumentRangeError, ArgumentTypeError, ClosedMatchError, ConfigRangeError, check
+from .sim import _config_struct
+
+HEADS = INFO.heads
+HEAD_NAMES = ("verb", "target", "point", "ability", "item")
+HEAD_SIZES = np.array([INFO.verbs, INFO.targets, INFO.points, INFO.abilities, INFO.items], dtype=np.int64)
+SIGNAL_FIELDS = ("team_xp", "team_score", "tower_hp", "god_hp", "outcome", "done")
+SIGNALS = lib.GOTA_SIGNALS
+SIGNAL_INDEX = {name: i for i, name in enumerate(SIGNAL_FIELDS)}
+
+LANE_STATS_DTYPE = np.dtype([
+    ("finished", np.int32), ("outcome", np.int32), ("ticks", np.int32), ("result", np.int32),
+    ("learner_team", np.int32), ("opponent", np.int32), ("seed", np.int64), ("potential", np.int64),
+    ("score", np.int64), ("xp", np.int64), ("kills", np.int64), ("towers_destroyed", np.int64),
+])
+assert LANE_STATS_DTYPE.itemsize == ffi.sizeof("GotaLaneStats")
+for _name in LANE_STATS_DTYPE.names:
+    assert LANE_STATS_DTYPE.fields[_name][1] == ffi.offsetof("GotaLaneStats", _name), _name
+assert SIGNALS == len(SIGNAL_FIELDS)
+
+
+@dataclass(frozen=True)
+class StepResult:
+    """Views of the arena's buffers after a step (overwritten by the next call)."""
+
+    obs: np.ndarray          # float32 [agents, OBS_SIZE]
+    masks: np.ndarray        # uint8 [agents, MASK_SIZE]
+    rewards: np.ndarray      # float32 [agents] (leaderboard mode)
+    terminals: np.ndarray    # uint8 [agents]
+    truncations: np.ndarray  # uint8 [agents]
+    stats: np.ndarray        # LANE_STATS_DTYPE [lanes]
+    signals: np.ndarray      # int64 [lanes, 2, SIGNALS]
+
+
+def _int(value, what: str) -> int:
+    if isinstance(value, bool) or not hasattr(type(value), "__index__"):
+        raise ArgumentTypeError(f"{what} must be an integer, got {type(value).__name__} {value!r}")
+    return operator.index(value)
+
+
+class Arena:
+    """``Arena(lanes, action_ticks=4, self_play=True, threads=0, opponents=("base",),
+    seed=0, **match_config)``: match_config keys are the simulator's (max_ticks,
+    class_0, ...); the bot keys are set per lane from the seed."""
+
+    def __init__(self, lanes: int = 1, action_ticks: int = 4, self_play: bool = True, threads: int = 0,
+                 opponents=("base",), seed: int = 0, **match_config):
+        self._ptr = None
+        lanes = _int(lanes, "lanes")
+        action_ticks = _int(action_ticks, "action_ticks")
+        threads = _int(threads, "threads")
+        if not 1 <= lanes <= lib.GOTA_BATCH_MAX_LANES:
+            raise ArgumentRangeError(f"lanes={lanes} is out of range 1..{lib.GOTA_BATCH_MAX_LANES}")
+        if not 1 <= action_ticks <= lib.GOTA_BATCH_MAX_ACTION_TICKS:
+            raise ArgumentRangeError(f"action_ticks={action_ticks} is out of range 1..{lib.GOTA_BATCH_MAX_ACTION_TICKS}")
+        if threads < 0:
+            raise ArgumentRangeError(f"threads={threads} must be >= 0 (0 = one per core)")
+        if isinstance(opponents, (str, int)):
+            opponents = (opponents,)
+        ids = [bot_id(o) for o in opponents]
+        if not ids or 0 in ids:
+            raise ConfigRangeError(f"opponents must name at least one bot other than 'external'; "
+                                   f"the bots are {', '.join(bot_names()[1:])}")
+        for key in match_config:
+            if isinstance(key, str) and key.startswith("bot_"):
+                raise ConfigRangeError(f"{key} is set per lane by the arena (opponents=...), not by the config")
+        cfg = _config_struct(match_config)
+        self._opponents = ffi.new("int32_t[]", ids)
+        err = ffi.new("int *")
+        ptr = lib.gota_batch_new(cfg, lanes, action_ticks, 1 if self_play else 0, threads,
+                                 self._opponents, len(ids), err)
+        if ptr == ffi.NULL:
+            check(err[0] if err[0] < 0 else lib.GOTA_ERR_INTERNAL, "Arena(...)")
+        self._ptr = ffi.gc(ptr, lib.gota_batch_free)
+        info = ffi.new("GotaBatchInfo *")
+        check(lib.gota_batch_info(self._ptr, info), "gota_batch_info")
+        self.lanes = int(info.lanes)
+        self.agents = int(info.agents)
+        self.agents_per_lane = int(info.agents_per_lane)
+        self.action_ticks = int(info.action_ticks)
+        self.self_play = bool(info.self_play)
+        self.threads = int(info.threads)
+        self.opponents = tuple(bot_names()[i] for i in ids)
+        self.obs = np.zeros((self.agents, OBS_SIZE), dtype=np.float32)
+        self.masks = np.zeros((self.agents, MASK_SIZE), dtype=np.uint8)
+        self.rewards = np.zeros(self.agents, dtype=np.float32)
+        self.terminals = np.zeros(self.agents, dtype=np.uint8)
+        self.truncations = np.zeros(self.agents, dtype=np.uint8)
+        self.stats = np.zeros(self.lanes, dtype=LANE_STATS_DTYPE)
+        self.signals = np.zeros((self.lanes, 2, SIGNALS), dtype=np.int64)
+        self._io = ffi.new("GotaBatchBuffers *")
+        self._keep = []
+        for name, array, ctype, shape in (
+            ("obs", self.obs, "float[]", (self.agents, OBS_SIZE)),
+            ("masks", self.masks, "uint8_t[]", (self.agents, MASK_SIZE)),
+            ("rewards", self.rewards, "float[]", (self.agents,)),
+            ("terminals", self.terminals, "uint8_t[]", (self.agents,)),
+            ("truncations", self.truncations, "uint8_t[]", (self.agents,)),
+            ("stats", self.stats, "GotaLaneStats[]", (self.lanes,)),
+            ("signals", self.signals, "int64_t[]", (self.lanes, 2, SIGNALS)),
+        ):
+            self._check_buffer(name, array, shape)
+            buf = ffi.from_buffer(ctype, array)
+            self._keep.append(buf)
+            setattr(self._io, name, buf)
+            setattr(self._io, name + "_cap", array.size)
+        self._actions = np.zeros((self.agents, HEADS), dtype=np.int32)
+        self._actions_buf = ffi.from_buffer("int32_t[]", self._actions)
+        self.reset(seed)
+
+    @staticmethod
+    def _check_buffer(name: str, array: np.ndarray, shape: tuple) -> None:
+        expected = {"stats": LANE_STATS_DTYPE}.get(name, array.dtype)
+        if array.dtype != expected or array.shape != shape or not array.flags.c_contiguous:
+            raise ArgumentTypeError(f"buffer {name!r} must be a C-contiguous {expected} array of shape {shape}, "
+                                    f"got {array.dtype} {array.shape}")
+
+    def _handle(self, what: str):
+        if self._ptr is None:
+            raise ClosedMatchError(what)
+        return self._ptr
+
+    def _result(self) -> StepResult:
+        return StepResult(self.obs, self.masks, self.rewards, self.terminals, self.truncations,
+                          self.stats, self.signals)
+
+    def reset(self, seed: int = 0) -> StepResult:
+        """Rebuild every lane: lane i plays seed * lanes + i; -1 continues each lane."""
+        what = f"Arena.reset({seed!r})"
+        ptr = self._handle(what)
+        seed = _int(seed, "seed")
+        check(lib.gota_batch_reset(ptr, seed, self._io), what,
+              "seed must be -1 or 0.. such that seed * lanes + lanes - 1 fits 32 bits")
+        return self._result()
+
+    def check_actions(self, actions) -> np.ndarray:
+        """actions as a C-contiguous int32 [agents, 5] array; raises on a wrong
+        shape, dtype or an out-of-range head."""
+        array = np.asarray(actions)
+        if array.shape != (self.agents, HEADS):
+            raise ArgumentTypeError(f"actions must have shape ({self.agents}, {HEADS}) "
+                                    f"(agents x {', '.join(HEAD_NAMES)}), got {array.shape}")
+        if not np.issubdtype(array.dtype, np.integer):
+            raise ArgumentTypeError(f"actions must be integers (int32), got {array.dtype}")
+        bad = (array < 0) | (array >= HEAD_SIZES)
+        if bad.any():
+            agent, head = (int(v) for v in np.argwhere(bad)[0])
+            raise ArgumentRangeError(f"actions[{agent}, {head}] = {int(array[agent, head])}: head "
+                                     f"{HEAD_NAMES[head]} must be in 0..{int(HEAD_SIZES[head]) - 1} "
+                                     f"(verb 0..7, target 0..24, point 0..48, ability 0..3, item 0..5)")
+        return array
+
+    def step(self, actions) -> StepResult:
+        """One decision for every lane; returns views of the arena's buffers."""
+        what = "Arena.step(actions)"
+        ptr = self._handle(what)
+        array = self.check_actions(actions)
+        self._actions[...] = array
+        check(lib.gota_batch_step(ptr, self._actions_buf, self._actions.size, self._io), what)
+        return self._result()
+
+    def lane(self, lane: int) -> dict:
+        """The lane's current seed, learner team, opponent bot id, tick and result."""
+        out = ffi.new("GotaBatchLane *")
+        check(lib.gota_batch_lane(self._handle("Arena.lane"), _int(lane, "lane"), out), f"Arena.lane({lane})")
+        return {k: int(getattr(out, k)) for k in ("seed", "learner_team", "opponent", "tick", "result")}
+
+    def lane_hash(self, lane: int) -> int:
+        out = ffi.new("uint64_t *")
+        check(lib.gota_batch_lane_hash(self._handle("Arena.lane_hash"), _int(lane, "lane"), out),
+              f"Arena.lane_hash({lane})")
+        return int(out[0])
+
+    def agent_seat(self, agent: int) -> tuple:
+        """(lane, seat) of an agent."""
+        lane, seat = ffi.new("int32_t *"), ffi.new("int32_t *")
+        check(lib.gota_batch_agent_seat(self._handle("Arena.agent_seat"), _int(agent, "agent"), lane, seat),
+              f"Arena.agent_seat({agent})")
+        return int(lane[0]), int(seat[0])
+
+    def close(self) -> None:
+        if self._ptr is not None:
+            ptr, self._ptr = self._ptr, None
+            ffi.release(ptr)   # runs gota_batch_free now
+
+    @property
+    def closed(self) -> bool:
+        return self._ptr is None
+
+    def __enter__(self) -> "Arena":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        state = "closed" if self.closed else f"{self.agents} agents"
+        return (f"Arena(lanes={self.lanes}, action_ticks={self.action_ticks}, self_play={self.self_play}, "
+                f"threads={self.threads}, opponents={self.opponents}; {state})")
+
+
+__all__ = ["Arena", "StepResult", "LANE_STATS_DTYPE", "SIGNAL_FIELDS", "SIGNAL_INDEX", "HEAD_NAMES"]

@@ -1,0 +1,493 @@
+/*
+ * batch.c -- the lockstep batch: N lanes of one match each, stepped together
+ * by a persistent thread pool (batch.h; spec gota-training-api.md section 2,
+ * training decisions 1-4 of the spec README).
+ *
+ * Per lane and step: the acting agents' heads go through the contract
+ * (contract_act issues a command once, a noop issues nothing, the order is
+ * held between decisions), the match runs action_ticks ticks (fewer when it
+ * ends), the per-team reward signals and leaderboard rewards are computed, a
+ * finished lane records its stats and restarts with its next seed, and the
+ * observations and masks of the new state are written. A restart frees the
+ * match and creates a new one from the lane's config (seed, bot seats), so a
+ * restarted lane is byte-identical to a fresh match with that seed.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "batch.h"
+#include "world.h"
+#include "contract.h"
+
+/* ---- lanes ------------------------------------------------------------- */
+static int32_t lane_learner_team(int64_t seed)
+{
+    return (int32_t)((seed % 10) / 5);
+}
+
+/* Seat of agent j (0..agents_per_lane-1) of a lane: the learner team's seats
+ * first, then the other team's. */
+static int32_t lane_seat(const BatchLane *L, int32_t j)
+{
+    int32_t team = j < 5 ? L->learner_team : 1 - L->learner_team;
+    return team * 5 + j % 5;
+}
+
+static int64_t lane_team_score(const GotaMatch *m, int32_t team, int64_t *glory)
+{
+    int64_t score = 0, g = 0;
+    if (gota_match_team_score(m, team, &score, &g) != GOTA_OK) score = g = 0;
+    if (glory) *glory = g;
+    return score;
+}
+
+/* (Re)start a lane with `seed`: a new match from the base config with the
+ * lane's seed and bot seats; the old match is freed only on success. */
+static int lane_start(GotaBatch *b, BatchLane *L, int64_t seed)
+{
+    if (seed < 0 || seed > INT32_MAX) return GOTA_ERR_RANGE;
+    GotaConfig cfg = b->base;
+    int32_t learner = lane_learner_team(seed);
+    int32_t opponent = b->self_play ? GOTA_BOT_EXTERNAL
+                                    : b->opponents[(seed / 10) % b->opponent_count];
+    cfg.seed = seed;
+    for (int k = 0; k < GOTA_SEATS; k++)
+        cfg.bot[k] = (k / 5 == learner || b->self_play) ? GOTA_BOT_EXTERNAL : opponent;
+    int err = GOTA_OK;
+    GotaMatch *m = gota_match_new(&cfg, &err);
+    if (!m) return err != GOTA_OK ? err : GOTA_ERR_INTERNAL;
+    gota_match_free(L->match);
+    L->match = m;
+    L->seed = seed;
+    L->learner_team = learner;
+    L->opponent = opponent;
+    for (int t = 0; t < 2; t++) L->potential[t] = lane_team_score(m, t, NULL);
+    return GOTA_OK;
+}
+
+static int64_t lane_tower_hp(const GotaMatch *m, int32_t team)
+{
+    int64_t sum = 0;
+    for (int i = 0; i < m->map->building_n; i++) {
+        const MapBuilding *mb = &m->map->building[i];
+        int slot = m->building_slot[i];
+        if (mb->kind != GOTA_KIND_TOWER || mb->team != team || !m->building_alive[i] || slot < 0) continue;
+        if (m->unit[slot].alive) sum += m->unit[slot].hp;
+    }
+    return sum;
+}
+
+static int64_t lane_towers_destroyed(const GotaMatch *m, int32_t team)
+{
+    int64_t n = 0;
+    for (int i = 0; i < m->map->building_n; i++) {
+        const MapBuilding *mb = &m->map->building[i];
+        if (mb->kind == GOTA_KIND_TOWER && mb->team == team && !m->building_alive[i]) n++;
+    }
+    return n;
+}
+
+static int32_t lane_outcome(const GotaMatch *m, int32_t team)
+{
+    if (m->result == GOTA_RESULT_RUNNING) return 0;
+    return m->result == GOTA_RESULT_WIN && m->winner == team ? 1 : -1;
+}
+
+static void lane_signals(const GotaMatch *m, int64_t *out /* [2][GOTA_SIGNALS] */)
+{
+    for (int32_t t = 0; t < 2; t++) {
+        int64_t *s = out + t * GOTA_SIGNALS;
+        int64_t xp = 0;
+        for (int k = t * 5; k < t * 5 + 5; k++) {
+            GotaSeatStats st;
+            if (gota_match_seat_stats(m, k, &st) == GOTA_OK) xp += st.xp;
+        }
+        s[GOTA_SIGNAL_TEAM_XP] = xp;
+        s[GOTA_SIGNAL_TEAM_SCORE] = lane_team_score(m, t, NULL);
+        s[GOTA_SIGNAL_TOWER_HP] = lane_tower_hp(m, t);
+        s[GOTA_SIGNAL_GOD_HP] = m->unit[m->god_slot[t]].alive ? m->unit[m->god_slot[t]].hp : 0;
+        s[GOTA_SIGNAL_OUTCOME] = lane_outcome(m, t);
+        s[GOTA_SIGNAL_DONE] = m->result != GOTA_RESULT_RUNNING;
+    }
+}
+
+static void lane_finish_stats(const BatchLane *L, GotaLaneStats *st)
+{
+    const GotaMatch *m = L->match;
+    int32_t t = L->learner_team;
+    int64_t glory = 0;
+    st->finished = 1;
+    st->outcome = lane_outcome(m, t);
+    st->ticks = m->tick;
+    st->result = m->result;
+    st->learner_team = t;
+    st->opponent = L->opponent;
+    st->seed = L->seed;
+    st->score = lane_team_score(m, t, &glory);
+    st->potential = glory;
+    for (int k = t * 5; k < t * 5 + 5; k++) {
+        GotaSeatStats ss;
+        if (gota_match_seat_stats(m, k, &ss) == GOTA_OK) {
+            st->xp += ss.xp;
+            st->kills += ss.kills;
+        }
+    }
+    st->towers_destroyed = lane_towers_destroyed(m, 1 - t);
+}
+
+/* Observations and masks of every agent of lane i for the current state. */
+static void lane_observe(const GotaBatch *b, int32_t i)
+{
+    const BatchLane *L = &b->lane[i];
+    for (int32_t j = 0; j < b->agents_per_lane; j++) {
+        int64_t a = (int64_t)i * b->agents_per_lane + j;
+        int32_t seat = lane_seat(L, j);
+        float *obs = b->io.obs + a * OBS_SIZE;
+        uint8_t *mask = b->io.masks + a * MASK_SIZE;
+        ContractSlots cs;
+        if (contract_slots(L->match, seat, &cs) == 0) {
+            contract_observe_slots(L->match, &cs, seat, obs);
+            contract_mask_slots(L->match, &cs, seat, mask);
+        } else {
+            contract_observe(L->match, seat, obs);
+            contract_mask(L->match, seat, mask);
+        }
+    }
+}
+
+static void lane_zero_outputs(const GotaBatch *b, int32_t i)
+{
+    int64_t a0 = (int64_t)i * b->agents_per_lane;
+    for (int32_t j = 0; j < b->agents_per_lane; j++) {
+        b->io.rewards[a0 + j] = 0.0f;
+        b->io.terminals[a0 + j] = 0;
+        b->io.truncations[a0 + j] = 0;
+    }
+    memset(&b->io.stats[i], 0, sizeof b->io.stats[i]);
+}
+
+static int lane_reset(GotaBatch *b, int32_t i)
+{
+    BatchLane *L = &b->lane[i];
+    int64_t seed = b->job_seed < 0 ? L->seed + b->lanes : b->job_seed * b->lanes + i;
+    int err = lane_start(b, L, seed);
+    lane_zero_outputs(b, i);
+    if (err != GOTA_OK) return err;
+    lane_signals(L->match, b->io.signals + (int64_t)i * 2 * GOTA_SIGNALS);
+    lane_observe(b, i);
+    return GOTA_OK;
+}
+
+static int lane_step(GotaBatch *b, int32_t i)
+{
+    BatchLane *L = &b->lane[i];
+    GotaMatch *m = L->match;
+    int64_t a0 = (int64_t)i * b->agents_per_lane;
+    lane_zero_outputs(b, i);
+    if (m->result == GOTA_RESULT_RUNNING) {
+        for (int32_t j = 0; j < b->agents_per_lane; j++) {
+            int32_t seat = lane_seat(L, j);
+            int slot = m->hero_slot[seat];
+            if (slot < 0 || !m->unit[slot].alive) continue;   /* not acting: ignored */
+            contract_act(m, seat, b->job_actions + (a0 + j) * CONTRACT_HEADS);
+        }
+        int err = gota_match_step(m, b->action_ticks, NULL);
+        if (err != GOTA_OK) return err;
+    }
+    int finished = m->result != GOTA_RESULT_RUNNING;
+    float reward[2];
+    for (int32_t t = 0; t < 2; t++) {
+        int64_t glory = 0;
+        int64_t score = lane_team_score(m, t, &glory);
+        int64_t p = finished ? glory : score;
+        reward[t] = (float)((double)(p - L->potential[t]) / 1000.0);
+        L->potential[t] = p;
+    }
+    lane_signals(m, b->io.signals + (int64_t)i * 2 * GOTA_SIGNALS);
+    int truncated = m->result == GOTA_RESULT_TIMEOUT;
+    for (int32_t j = 0; j < b->agents_per_lane; j++) {
+        int32_t team = lane_seat(L, j) / 5;
+        b->io.rewards[a0 + j] = reward[team];
+        b->io.terminals[a0 + j] = (uint8_t)finished;
+        b->io.truncations[a0 + j] = (uint8_t)truncated;
+    }
+    if (finished) {
+        lane_finish_stats(L, &b->io.stats[i]);
+        int err = lane_start(b, L, L->seed + b->lanes);
+        if (err != GOTA_OK) return err;
+    }
+    lane_observe(b, i);
+    return GOTA_OK;
+}
+
+static int lane_run_job(GotaBatch *b, int job, int32_t i)
+{
+    return job == BATCH_JOB_RESET ? lane_reset(b, i) : lane_step(b, i);
+}
+
+/* ---- the thread pool ---------------------------------------------------- */
+/* Take lanes until none is left. Called and returns with the pool mutex held. */
+static void pool_drain(GotaBatch *b)
+{
+    BatchPool *p = &b->pool;
+    int job = p->job;
+    while (p->next_lane < b->lanes) {
+        int32_t i = p->next_lane++;
+        pthread_mutex_unlock(&p->mu);
+        b->lane[i].err = lane_run_job(b, job, i);
+        pthread_mutex_lock(&p->mu);
+    }
+}
+
+static void *pool_worker(void *arg)
+{
+    GotaBatch *b = arg;
+    BatchPool *p = &b->pool;
+    uint64_t seen = 0;   /* the generation at creation: jobs may start before this thread runs */
+    pthread_mutex_lock(&p->mu);
+    for (;;) {
+        while (p->generation == seen) pthread_cond_wait(&p->wake, &p->mu);
+        seen = p->generation;
+        if (p->job == BATCH_JOB_EXIT) break;
+        pool_drain(b);
+        if (--p->busy == 0) pthread_cond_signal(&p->done);
+    }
+    pthread_mutex_unlock(&p->mu);
+    return NULL;
+}
+
+static int32_t online_cores(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1 : n > 4096 ? 4096 : (int32_t)n;
+}
+
+static int pool_start(GotaBatch *b)
+{
+    BatchPool *p = &b->pool;
+    if (pthread_mutex_init(&p->mu, NULL) != 0) return GOTA_ERR_NOMEM;
+    if (pthread_cond_init(&p->wake, NULL) != 0) {
+        pthread_mutex_destroy(&p->mu);
+        return GOTA_ERR_NOMEM;
+    }
+    if (pthread_cond_init(&p->done, NULL) != 0) {
+        pthread_cond_destroy(&p->wake);
+        pthread_mutex_destroy(&p->mu);
+        return GOTA_ERR_NOMEM;
+    }
+    b->pool_ready = 1;
+    int32_t want = b->threads - 1;
+    if (want > 0) {
+        p->worker = calloc((size_t)want, sizeof *p->worker);
+        if (!p->worker) return GOTA_ERR_NOMEM;
+        pthread_mutex_lock(&p->mu);
+        for (int32_t k = 0; k < want; k++) {
+            if (pthread_create(&p->worker[k], NULL, pool_worker, b) != 0) break;
+            p->workers++;
+        }
+        pthread_mutex_unlock(&p->mu);
+        if (p->workers < want) return GOTA_ERR_NOMEM;
+    }
+    return GOTA_OK;
+}
+
+static void pool_stop(GotaBatch *b)
+{
+    BatchPool *p = &b->pool;
+    if (!b->pool_ready) return;
+    pthread_mutex_lock(&p->mu);
+    p->job = BATCH_JOB_EXIT;
+    p->generation++;
+    pthread_cond_broadcast(&p->wake);
+    pthread_mutex_unlock(&p->mu);
+    for (int32_t k = 0; k < p->workers; k++) pthread_join(p->worker[k], NULL);
+    free(p->worker);
+    p->worker = NULL;
+    p->workers = 0;
+    pthread_cond_destroy(&p->done);
+    pthread_cond_destroy(&p->wake);
+    pthread_mutex_destroy(&p->mu);
+    b->pool_ready = 0;
+}
+
+/* Run a job over every lane on the caller and the workers; the first lane's
+ * error in lane order (so the code does not depend on scheduling). */
+static int pool_run(GotaBatch *b, int job)
+{
+    BatchPool *p = &b->pool;
+    pthread_mutex_lock(&p->mu);
+    p->job = job;
+    p->next_lane = 0;
+    p->busy = p->workers;
+    p->generation++;
+    if (p->workers) pthread_cond_broadcast(&p->wake);
+    pool_drain(b);
+    while (p->busy > 0) pthread_cond_wait(&p->done, &p->mu);
+    p->job = BATCH_JOB_NONE;
+    pthread_mutex_unlock(&p->mu);
+    for (int32_t i = 0; i < b->lanes; i++)
+        if (b->lane[i].err != GOTA_OK) return b->lane[i].err;
+    return GOTA_OK;
+}
+
+/* ---- the public API ----------------------------------------------------- */
+void gota_batch_free(GotaBatch *b)
+{
+    if (!b) return;
+    pool_stop(b);
+    if (b->lane)
+        for (int32_t i = 0; i < b->lanes; i++) gota_match_free(b->lane[i].match);
+    free(b->lane);
+    free(b->opponents);
+    free(b);
+}
+
+GotaBatch *gota_batch_new(const GotaConfig *base, int32_t lanes, int32_t action_ticks, int32_t self_play,
+                          int32_t threads, const int32_t *opponents, int32_t opponent_count, int *err)
+{
+    int code = GOTA_OK;
+    GotaBatch *b = NULL;
+    if (!base || !opponents) code = GOTA_ERR_NULL;
+    else if (lanes < 1 || lanes > GOTA_BATCH_MAX_LANES || action_ticks < 1 ||
+             action_ticks > GOTA_BATCH_MAX_ACTION_TICKS || (self_play != 0 && self_play != 1) ||
+             threads < 0 || opponent_count < 1 || opponent_count > 1024)
+        code = GOTA_ERR_RANGE;
+    else if (!base->heroes) code = GOTA_ERR_CONFLICT;   /* agents are heroes */
+    else {
+        for (int32_t k = 0; k < opponent_count; k++)
+            if (opponents[k] <= GOTA_BOT_EXTERNAL || opponents[k] >= GOTA_BOTS) code = GOTA_ERR_RANGE;
+    }
+    if (code == GOTA_OK && !(b = calloc(1, sizeof *b))) code = GOTA_ERR_NOMEM;
+    if (code == GOTA_OK) {
+        b->base = *base;
+        b->lanes = lanes;
+        b->action_ticks = action_ticks;
+        b->self_play = self_play;
+        b->agents_per_lane = self_play ? 10 : 5;
+        b->agents = lanes * b->agents_per_lane;
+        int32_t cores = online_cores();
+        int32_t t = threads == 0 ? cores : threads;
+        if (t > cores) t = cores;
+        if (t > lanes) t = lanes;
+        b->threads = t < 1 ? 1 : t;
+        b->opponent_count = opponent_count;
+        b->opponents = malloc((size_t)opponent_count * sizeof *b->opponents);
+        b->lane = calloc((size_t)lanes, sizeof *b->lane);
+        if (!b->opponents || !b->lane) code = GOTA_ERR_NOMEM;
+    }
+    if (code == GOTA_OK) {
+        memcpy(b->opponents, opponents, (size_t)opponent_count * sizeof *b->opponents);
+        /* seeded as reset(0); serial, so the shared map is built before any worker runs */
+        for (int32_t i = 0; i < lanes && code == GOTA_OK; i++) code = lane_start(b, &b->lane[i], i);
+    }
+    if (code == GOTA_OK) code = pool_start(b);
+    if (code != GOTA_OK) {
+        gota_batch_free(b);
+        b = NULL;
+    }
+    if (err) *err = code;
+    return b;
+}
+
+int gota_batch_info(const GotaBatch *b, GotaBatchInfo *out)
+{
+    if (!b || !out) return GOTA_ERR_NULL;
+    out->lanes = b->lanes;
+    out->agents = b->agents;
+    out->agents_per_lane = b->agents_per_lane;
+    out->action_ticks = b->action_ticks;
+    out->self_play = b->self_play;
+    out->threads = b->threads;
+    out->opponent_count = b->opponent_count;
+    out->obs_size = OBS_SIZE;
+    out->mask_size = MASK_SIZE;
+    out->heads = CONTRACT_HEADS;
+    out->signals = GOTA_SIGNALS;
+    return GOTA_OK;
+}
+
+static int check_buffers(const GotaBatch *b, const GotaBatchBuffers *io)
+{
+    if (!io || !io->obs || !io->masks || !io->rewards || !io->terminals || !io->truncations || !io->stats ||
+        !io->signals)
+        return GOTA_ERR_NULL;
+    int64_t agents = b->agents, lanes = b->lanes;
+    if (io->obs_cap < agents * OBS_SIZE || io->masks_cap < agents * MASK_SIZE || io->rewards_cap < agents ||
+        io->terminals_cap < agents || io->truncations_cap < agents || io->stats_cap < lanes ||
+        io->signals_cap < lanes * 2 * GOTA_SIGNALS)
+        return GOTA_ERR_BUFFER;
+    return GOTA_OK;
+}
+
+int gota_batch_reset(GotaBatch *b, int64_t seed, const GotaBatchBuffers *io)
+{
+    if (!b) return GOTA_ERR_NULL;
+    int err = check_buffers(b, io);
+    if (err != GOTA_OK) return err;
+    if (seed < -1 || (seed >= 0 && seed > ((int64_t)INT32_MAX - (b->lanes - 1)) / b->lanes)) return GOTA_ERR_RANGE;
+    if (seed == -1)
+        for (int32_t i = 0; i < b->lanes; i++)
+            if (b->lane[i].seed + b->lanes > INT32_MAX) return GOTA_ERR_RANGE;
+    b->job_seed = seed;
+    b->io = *io;
+    return pool_run(b, BATCH_JOB_RESET);
+}
+
+int gota_batch_step(GotaBatch *b, const int32_t *actions, int64_t actions_cap, const GotaBatchBuffers *io)
+{
+    static const int32_t head_n[CONTRACT_HEADS] = {
+        CONTRACT_VERBS, CONTRACT_TARGETS, CONTRACT_POINTS, CONTRACT_ABILITIES, CONTRACT_ITEMS
+    };
+    if (!b || !actions) return GOTA_ERR_NULL;
+    int err = check_buffers(b, io);
+    if (err != GOTA_OK) return err;
+    int64_t n = (int64_t)b->agents * CONTRACT_HEADS;
+    if (actions_cap < n) return GOTA_ERR_BUFFER;
+    for (int64_t k = 0; k < n; k++)
+        if (actions[k] < 0 || actions[k] >= head_n[k % CONTRACT_HEADS]) return GOTA_ERR_RANGE;
+    for (int32_t i = 0; i < b->lanes; i++)
+        if (!b->lane[i].match) return GOTA_ERR_INTERNAL;
+    b->job_actions = actions;
+    b->io = *io;
+    err = pool_run(b, BATCH_JOB_STEP);
+    b->job_actions = NULL;
+    return err;
+}
+
+int gota_batch_lane(const GotaBatch *b, int32_t lane, GotaBatchLane *out)
+{
+    if (!b || !out) return GOTA_ERR_NULL;
+    if (lane < 0 || lane >= b->lanes) return GOTA_ERR_INDEX;
+    const BatchLane *L = &b->lane[lane];
+    out->seed = L->seed;
+    out->learner_team = L->learner_team;
+    out->opponent = L->opponent;
+    out->tick = L->match ? L->match->tick : 0;
+    out->result = L->match ? L->match->result : GOTA_RESULT_RUNNING;
+    return GOTA_OK;
+}
+
+int gota_batch_lane_hash(const GotaBatch *b, int32_t lane, uint64_t *out)
+{
+    if (!b || !out) return GOTA_ERR_NULL;
+    if (lane < 0 || lane >= b->lanes) return GOTA_ERR_INDEX;
+    if (!b->lane[lane].match) return GOTA_ERR_INTERNAL;
+    return gota_match_hash(b->lane[lane].match, out);
+}
+
+int gota_batch_agent_seat(const GotaBatch *b, int32_t agent, int32_t *lane, int32_t *seat)
+{
+    if (!b || !lane || !seat) return GOTA_ERR_NULL;
+    if (agent < 0 || agent >= b->agents) return GOTA_ERR_INDEX;
+    *lane = agent / b->agents_per_lane;
+    *seat = lane_seat(&b->lane[*lane], agent % b->agents_per_lane);
+    return GOTA_OK;
+}
+
+int gota_batch_lane_match(const GotaBatch *b, int32_t lane, const GotaMatch **out)
+{
+    if (!b || !out) return GOTA_ERR_NULL;
+    if (lane < 0 || lane >= b->lanes) return GOTA_ERR_INDEX;
+    *out = b->lane[lane].match;
+    return *out ? GOTA_OK : GOTA_ERR_INTERNAL;
+}

@@ -1,0 +1,54 @@
+/*
+ * batch.h -- the lockstep batch (internal; the public API is the "lockstep
+ * batch" section of gota.h, spec gota-training-api.md section 2).
+ *
+ * A GotaBatch owns N lanes, each one GotaMatch plus its episode bookkeeping,
+ * and a persistent pool of worker threads. A step hands the lanes out one at a
+ * time (a counter under the pool mutex); each lane touches only its own match
+ * and its own slices of the caller's buffers, so the bytes written do not
+ * depend on which thread ran which lane, or on how many threads there are.
+ */
+#ifndef GOTA_BATCH_H
+#define GOTA_BATCH_H
+#include <stdint.h>
+#include <pthread.h>
+#include "gota.h"
+
+typedef struct {
+    GotaMatch *match;
+    int64_t seed;             /* seed of the current episode */
+    int32_t learner_team;     /* GOTA_TEAM_* */
+    int32_t opponent;         /* GOTA_BOT_* of the other team, 0 with self-play */
+    int64_t potential[2];     /* leaderboard potential per team, at the last decision */
+    int err;                  /* this lane's code of the current job */
+} BatchLane;
+
+enum { BATCH_JOB_NONE = 0, BATCH_JOB_RESET, BATCH_JOB_STEP, BATCH_JOB_EXIT };
+
+typedef struct {
+    pthread_mutex_t mu;
+    pthread_cond_t wake;      /* workers wait here for a new job generation */
+    pthread_cond_t done;      /* the caller waits here for the job to finish */
+    pthread_t *worker;
+    int32_t workers;          /* threads started (threads - 1: the caller works too) */
+    uint64_t generation;      /* bumps once per job */
+    int job;                  /* BATCH_JOB_* */
+    int32_t next_lane;        /* next lane to hand out */
+    int32_t busy;             /* workers still inside the current job */
+} BatchPool;
+
+struct GotaBatch {
+    GotaConfig base;
+    int32_t lanes, action_ticks, self_play, threads, agents_per_lane, agents;
+    int32_t opponent_count;
+    int32_t *opponents;
+    BatchLane *lane;
+    /* the current job's arguments */
+    int64_t job_seed;
+    const int32_t *job_actions;
+    GotaBatchBuffers io;
+    BatchPool pool;
+    int pool_ready;
+};
+
+#endif

@@ -1,0 +1,435 @@
+/* test_batch.c -- the lockstep batch: agent counts, seeds, sides and
+ * opponents, lane restarts and stats, lane isolation, thread independence,
+ * bad inputs. */
+#include <stdlib.h>
+#include <string.h>
+#include "check.h"
+#include "gota.h"
+#include "world.h"
+#include "contract.h"
+
+typedef struct {
+    GotaBatchBuffers io;
+    int32_t *actions;
+    int64_t actions_n;
+} Bufs;
+
+static void bufs_alloc(Bufs *f, const GotaBatch *b)
+{
+    GotaBatchInfo info;
+    gota_batch_info(b, &info);
+    int64_t a = info.agents, l = info.lanes;
+    memset(f, 0, sizeof *f);
+    f->io.obs = calloc((size_t)(a * OBS_SIZE), sizeof(float));
+    f->io.obs_cap = a * OBS_SIZE;
+    f->io.masks = calloc((size_t)(a * MASK_SIZE), 1);
+    f->io.masks_cap = a * MASK_SIZE;
+    f->io.rewards = calloc((size_t)a, sizeof(float));
+    f->io.rewards_cap = a;
+    f->io.terminals = calloc((size_t)a, 1);
+    f->io.terminals_cap = a;
+    f->io.truncations = calloc((size_t)a, 1);
+    f->io.truncations_cap = a;
+    f->io.stats = calloc((size_t)l, sizeof(GotaLaneStats));
+    f->io.stats_cap = l;
+    f->io.signals = calloc((size_t)(l * 2 * GOTA_SIGNALS), sizeof(int64_t));
+    f->io.signals_cap = l * 2 * GOTA_SIGNALS;
+    f->actions_n = a * CONTRACT_HEADS;
+    f->actions = calloc((size_t)f->actions_n, sizeof(int32_t));
+}
+
+static void bufs_free(Bufs *f)
+{
+    free(f->io.obs);
+    free(f->io.masks);
+    free(f->io.rewards);
+    free(f->io.terminals);
+    free(f->io.truncations);
+    free(f->io.stats);
+    free(f->io.signals);
+    free(f->actions);
+}
+
+static uint64_t rng_state;
+static int32_t rnd(int32_t n)
+{
+    rng_state = rng_state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return (int32_t)((rng_state >> 33) % (uint64_t)n);
+}
+
+/* Random heads for `agents` agents into out (mostly walks and attacks). */
+static void random_actions(int32_t *out, int64_t agents)
+{
+    static const int32_t n[5] = { CONTRACT_VERBS, CONTRACT_TARGETS, CONTRACT_POINTS, CONTRACT_ABILITIES,
+                                  CONTRACT_ITEMS };
+    for (int64_t a = 0; a < agents; a++)
+        for (int h = 0; h < 5; h++) out[a * 5 + h] = rnd(n[h]);
+}
+
+static GotaBatch *make(int32_t lanes, int32_t action_ticks, int32_t self_play, int32_t threads,
+                       const int32_t *opp, int32_t nopp, int64_t max_ticks)
+{
+    GotaConfig cfg;
+    gota_config_default(&cfg);
+    cfg.max_ticks = max_ticks;
+    int err = 0;
+    GotaBatch *b = gota_batch_new(&cfg, lanes, action_ticks, self_play, threads, opp, nopp, &err);
+    CHECK_EQ(err, GOTA_OK);
+    CHECK(b != NULL);
+    return b;
+}
+
+static const int32_t BASE[1] = { GOTA_BOT_BASE };
+
+static void test_counts(void)
+{
+    GotaBatch *b = make(3, 4, 0, 0, BASE, 1, 2400);
+    GotaBatchInfo info;
+    CHECK_EQ(gota_batch_info(b, &info), GOTA_OK);
+    CHECK_EQ(info.agents, 15);
+    CHECK_EQ(info.agents_per_lane, 5);
+    CHECK(info.threads >= 1 && info.threads <= 3);
+    gota_batch_free(b);
+    b = make(3, 4, 1, 0, BASE, 1, 2400);
+    gota_batch_info(b, &info);
+    CHECK_EQ(info.agents, 30);
+    /* lane 0 has seed 0 (learner red): agents 0..4 seats 0..4, then 5..9 */
+    int32_t lane = -1, seat = -1;
+    CHECK_EQ(gota_batch_agent_seat(b, 7, &lane, &seat), GOTA_OK);
+    CHECK_EQ(lane, 0);
+    CHECK_EQ(seat, 7);
+    CHECK_EQ(gota_batch_agent_seat(b, 12, &lane, &seat), GOTA_OK);
+    CHECK_EQ(lane, 1);
+    CHECK_EQ(seat, 2);
+    CHECK_EQ(gota_batch_agent_seat(b, 30, &lane, &seat), GOTA_ERR_INDEX);
+    gota_batch_free(b);
+}
+
+static void test_seeds(void)
+{
+    const int32_t opp[2] = { GOTA_BOT_BASE, GOTA_BOT_RUSHER };
+    GotaBatch *b = make(1, 4, 0, 1, opp, 2, 2400);
+    Bufs f;
+    bufs_alloc(&f, b);
+    GotaBatchLane ln;
+    const GotaMatch *m = NULL;
+    int32_t lane, seat;
+
+    CHECK_EQ(gota_batch_reset(b, 5, &f.io), GOTA_OK);
+    gota_batch_lane(b, 0, &ln);
+    CHECK_EQ(ln.seed, 5);
+    CHECK_EQ(ln.learner_team, GOTA_TEAM_BLUE);
+    CHECK_EQ(ln.opponent, GOTA_BOT_BASE);
+    gota_batch_agent_seat(b, 0, &lane, &seat);
+    CHECK_EQ(seat, 5);
+    gota_batch_lane_match(b, 0, &m);
+    CHECK_EQ(m->cfg.seed, 5);
+    for (int k = 0; k < 10; k++) CHECK_EQ(m->cfg.bot[k], k < 5 ? GOTA_BOT_BASE : GOTA_BOT_EXTERNAL);
+    /* the observation is blue's: the team feature says blue */
+    CHECK(f.io.obs[OBS_SELF + OS_TEAM] != 0.0f || f.io.obs[OBS_SELF + OS_ALIVE] != 0.0f);
+
+    CHECK_EQ(gota_batch_reset(b, 14, &f.io), GOTA_OK);
+    gota_batch_lane(b, 0, &ln);
+    CHECK_EQ(ln.learner_team, GOTA_TEAM_RED);
+    CHECK_EQ(ln.opponent, GOTA_BOT_RUSHER);
+    gota_batch_lane_match(b, 0, &m);
+    for (int k = 0; k < 10; k++) CHECK_EQ(m->cfg.bot[k], k < 5 ? GOTA_BOT_EXTERNAL : GOTA_BOT_RUSHER);
+    CHECK_EQ(gota_batch_reset(b, 25, &f.io), GOTA_OK);
+    gota_batch_lane(b, 0, &ln);
+    CHECK_EQ(ln.learner_team, GOTA_TEAM_BLUE);
+    CHECK_EQ(ln.opponent, GOTA_BOT_BASE);
+    CHECK_EQ(gota_batch_reset(b, -1, &f.io), GOTA_OK);
+    gota_batch_lane(b, 0, &ln);
+    CHECK_EQ(ln.seed, 26);
+    bufs_free(&f);
+    gota_batch_free(b);
+
+    b = make(3, 4, 1, 2, opp, 2, 2400);
+    bufs_alloc(&f, b);
+    CHECK_EQ(gota_batch_reset(b, 2, &f.io), GOTA_OK);
+    for (int i = 0; i < 3; i++) {
+        gota_batch_lane(b, i, &ln);
+        CHECK_EQ(ln.seed, 6 + i);
+        CHECK_EQ(ln.learner_team, GOTA_TEAM_BLUE);
+        CHECK_EQ(ln.opponent, GOTA_BOT_EXTERNAL);   /* self-play: no bot */
+        gota_batch_lane_match(b, i, &m);
+        for (int k = 0; k < 10; k++) CHECK_EQ(m->cfg.bot[k], 0);
+    }
+    gota_batch_agent_seat(b, 10, &lane, &seat);
+    CHECK_EQ(seat, 5);
+    gota_batch_agent_seat(b, 15, &lane, &seat);
+    CHECK_EQ(seat, 0);
+    CHECK_EQ(gota_batch_reset(b, -1, &f.io), GOTA_OK);
+    for (int i = 0; i < 3; i++) {
+        gota_batch_lane(b, i, &ln);
+        CHECK_EQ(ln.seed, 9 + i);
+    }
+    bufs_free(&f);
+    gota_batch_free(b);
+}
+
+static void test_restart(void)
+{
+    GotaBatch *b = make(2, 24, 0, 2, BASE, 1, 240);
+    Bufs f;
+    bufs_alloc(&f, b);
+    CHECK_EQ(gota_batch_reset(b, 0, &f.io), GOTA_OK);
+    rng_state = 11;
+    int finishes = 0;
+    int64_t expect_seed[2] = { 0, 1 };
+    float ret[2] = { 0, 0 };
+    for (int step = 0; step < 25; step++) {
+        random_actions(f.actions, 10);
+        CHECK_EQ(gota_batch_step(b, f.actions, f.actions_n, &f.io), GOTA_OK);
+        for (int i = 0; i < 2; i++) {
+            const GotaLaneStats *st = &f.io.stats[i];
+            ret[i] += f.io.rewards[i * 5];
+            const int64_t *sig = f.io.signals + i * 2 * GOTA_SIGNALS;
+            GotaBatchLane ln;
+            gota_batch_lane(b, i, &ln);
+            if ((step + 1) % 10 == 0) {
+                finishes++;
+                CHECK_EQ(st->finished, 1);
+                CHECK_EQ(st->ticks, 240);
+                CHECK_EQ(st->result, GOTA_RESULT_TIMEOUT);
+                CHECK_EQ(st->outcome, -1);
+                CHECK_EQ(st->potential, 0);
+                CHECK_EQ(st->seed, expect_seed[i]);
+                CHECK_EQ(st->learner_team, (expect_seed[i] % 10) / 5);
+                CHECK_EQ(st->opponent, GOTA_BOT_BASE);
+                CHECK(st->xp >= 0);
+                CHECK(st->towers_destroyed >= 0 && st->towers_destroyed <= 11);
+                CHECK_EQ(sig[GOTA_SIGNAL_OUTCOME], -1);
+                CHECK_EQ(sig[GOTA_SIGNALS + GOTA_SIGNAL_OUTCOME], -1);
+                CHECK_EQ(sig[GOTA_SIGNAL_DONE], 1);
+                for (int j = 0; j < 5; j++) {
+                    CHECK_EQ(f.io.terminals[i * 5 + j], 1);
+                    CHECK_EQ(f.io.truncations[i * 5 + j], 1);
+                }
+                /* a timeout returns 0 over the episode */
+                CHECK(ret[i] > -1e-3f && ret[i] < 1e-3f);
+                ret[i] = 0;
+                expect_seed[i] += 2;
+                CHECK_EQ(ln.seed, expect_seed[i]);
+                CHECK_EQ(ln.tick, 0);   /* restarted inside the step */
+            } else {
+                CHECK_EQ(st->finished, 0);
+                CHECK_EQ(st->ticks, 0);
+                CHECK_EQ(sig[GOTA_SIGNAL_DONE], 0);
+                CHECK_EQ(f.io.terminals[i * 5], 0);
+                CHECK_EQ(ln.tick, ((step + 1) % 10) * 24);
+                CHECK(sig[GOTA_SIGNAL_GOD_HP] > 0);
+                CHECK(sig[GOTA_SIGNAL_TOWER_HP] > 0);
+            }
+        }
+    }
+    CHECK(finishes >= 4);
+    bufs_free(&f);
+    gota_batch_free(b);
+}
+
+/* Everything a step writes for lane `i` of f equals lane 0 of g. */
+/* What a step writes for lane `i` of f equals lane 0 of g (obs: observations
+ * and masks too). */
+static int same_lane(const Bufs *f, int i, const Bufs *g, int apl, int obs)
+{
+    int ok = 1;
+    if (obs) {
+        ok &= !memcmp(f->io.obs + (int64_t)i * apl * OBS_SIZE, g->io.obs, sizeof(float) * apl * OBS_SIZE);
+        ok &= !memcmp(f->io.masks + (int64_t)i * apl * MASK_SIZE, g->io.masks, (size_t)apl * MASK_SIZE);
+    }
+    ok &= !memcmp(f->io.rewards + i * apl, g->io.rewards, sizeof(float) * apl);
+    ok &= !memcmp(f->io.terminals + i * apl, g->io.terminals, (size_t)apl);
+    ok &= !memcmp(f->io.truncations + i * apl, g->io.truncations, (size_t)apl);
+    ok &= !memcmp(f->io.stats + i, g->io.stats, sizeof(GotaLaneStats));
+    ok &= !memcmp(f->io.signals + i * 2 * GOTA_SIGNALS, g->io.signals, sizeof(int64_t) * 2 * GOTA_SIGNALS);
+    return ok;
+}
+
+static void test_isolation(int32_t self_play)
+{
+    const int32_t opp[2] = { GOTA_BOT_PULLER, GOTA_BOT_BASE };
+    int apl = self_play ? 10 : 5;
+    GotaBatch *big = make(3, 8, self_play, 3, opp, 2, 480);
+    GotaBatch *one[3];
+    Bufs fb, f1[3];
+    bufs_alloc(&fb, big);
+    CHECK_EQ(gota_batch_reset(big, 4, &fb.io), GOTA_OK);   /* seeds 12, 13, 14 */
+    for (int i = 0; i < 3; i++) {
+        one[i] = make(1, 8, self_play, 1, opp, 2, 480);
+        bufs_alloc(&f1[i], one[i]);
+        CHECK_EQ(gota_batch_reset(one[i], 12 + i, &f1[i].io), GOTA_OK);
+        CHECK(same_lane(&fb, i, &f1[i], apl, 1));
+    }
+    rng_state = 99;
+    int mismatch = 0, restarts = 0;
+    for (int step = 0; step < 70; step++) {
+        random_actions(fb.actions, 3 * apl);
+        CHECK_EQ(gota_batch_step(big, fb.actions, fb.actions_n, &fb.io), GOTA_OK);
+        for (int i = 0; i < 3; i++) {
+            memcpy(f1[i].actions, fb.actions + i * apl * 5, sizeof(int32_t) * apl * 5);
+            CHECK_EQ(gota_batch_step(one[i], f1[i].actions, f1[i].actions_n, &f1[i].io), GOTA_OK);
+            int finished = fb.io.stats[i].finished;
+            if (finished) {
+                /* the lanes continue with different seeds (seed + lanes): the
+                 * finish must agree, then the single lane follows the big one */
+                if (!same_lane(&fb, i, &f1[i], apl, 0)) mismatch++;
+                GotaBatchLane ln;
+                gota_batch_lane(big, i, &ln);
+                restarts++;
+                CHECK_EQ(ln.seed, 12 + i + 3);
+                CHECK_EQ(gota_batch_reset(one[i], ln.seed, &f1[i].io), GOTA_OK);
+            }
+            uint64_t h1 = 0, h2 = 1;
+            gota_batch_lane_hash(big, i, &h1);
+            gota_batch_lane_hash(one[i], 0, &h2);
+            if (h1 != h2 || (!finished && !same_lane(&fb, i, &f1[i], apl, 1)) ||
+                (finished && (memcmp(fb.io.obs + (int64_t)i * apl * OBS_SIZE, f1[i].io.obs,
+                                     sizeof(float) * apl * OBS_SIZE) ||
+                              memcmp(fb.io.masks + (int64_t)i * apl * MASK_SIZE, f1[i].io.masks,
+                                     (size_t)apl * MASK_SIZE)))) {
+                if (!mismatch) fprintf(stderr, "step %d lane %d hash %d\n", step, i, h1 != h2);
+                mismatch++;
+            }
+        }
+    }
+    CHECK_EQ(mismatch, 0);
+    CHECK_EQ(restarts, 3);   /* 70 steps x 8 ticks = 560 > 480: one restart per lane */
+    for (int i = 0; i < 3; i++) {
+        bufs_free(&f1[i]);
+        gota_batch_free(one[i]);
+    }
+    bufs_free(&fb);
+    gota_batch_free(big);
+}
+
+static void test_threads(void)
+{
+    const int32_t opp[3] = { GOTA_BOT_BASE, GOTA_BOT_PULLER, GOTA_BOT_RUSHER };
+    GotaBatch *a = make(5, 6, 0, 1, opp, 3, 300);
+    GotaBatch *c = make(5, 6, 0, 4, opp, 3, 300);
+    Bufs fa, fc;
+    bufs_alloc(&fa, a);
+    bufs_alloc(&fc, c);
+    CHECK_EQ(gota_batch_reset(a, 3, &fa.io), GOTA_OK);
+    CHECK_EQ(gota_batch_reset(c, 3, &fc.io), GOTA_OK);
+    rng_state = 5;
+    int mismatch = 0;
+    for (int step = 0; step < 60; step++) {
+        random_actions(fa.actions, 25);
+        memcpy(fc.actions, fa.actions, sizeof(int32_t) * 125);
+        CHECK_EQ(gota_batch_step(a, fa.actions, fa.actions_n, &fa.io), GOTA_OK);
+        CHECK_EQ(gota_batch_step(c, fc.actions, fc.actions_n, &fc.io), GOTA_OK);
+        for (int i = 0; i < 5; i++) {
+            uint64_t h1 = 0, h2 = 1;
+            gota_batch_lane_hash(a, i, &h1);
+            gota_batch_lane_hash(c, i, &h2);
+            if (h1 != h2) mismatch++;
+        }
+        if (memcmp(fa.io.obs, fc.io.obs, sizeof(float) * 25 * OBS_SIZE) ||
+            memcmp(fa.io.masks, fc.io.masks, 25 * MASK_SIZE) ||
+            memcmp(fa.io.rewards, fc.io.rewards, sizeof(float) * 25) ||
+            memcmp(fa.io.terminals, fc.io.terminals, 25) || memcmp(fa.io.truncations, fc.io.truncations, 25) ||
+            memcmp(fa.io.stats, fc.io.stats, sizeof(GotaLaneStats) * 5) ||
+            memcmp(fa.io.signals, fc.io.signals, sizeof(int64_t) * 5 * 2 * GOTA_SIGNALS))
+            mismatch++;
+    }
+    CHECK_EQ(mismatch, 0);
+    bufs_free(&fa);
+    bufs_free(&fc);
+    gota_batch_free(a);
+    gota_batch_free(c);
+}
+
+static void test_bad_inputs(void)
+{
+    GotaConfig cfg;
+    gota_config_default(&cfg);
+    int err = 0;
+    const int32_t bad_opp[2] = { GOTA_BOT_BASE, GOTA_BOTS };
+    const int32_t ext_opp[1] = { GOTA_BOT_EXTERNAL };
+    CHECK(gota_batch_new(NULL, 1, 4, 0, 1, BASE, 1, &err) == NULL);
+    CHECK_EQ(err, GOTA_ERR_NULL);
+    CHECK(gota_batch_new(&cfg, 1, 4, 0, 1, NULL, 1, &err) == NULL);
+    CHECK_EQ(err, GOTA_ERR_NULL);
+    CHECK(gota_batch_new(&cfg, 0, 4, 0, 1, BASE, 1, &err) == NULL);
+    CHECK_EQ(err, GOTA_ERR_RANGE);
+    CHECK(gota_batch_new(&cfg, 1, 0, 0, 1, BASE, 1, &err) == NULL);
+    CHECK_EQ(err, GOTA_ERR_RANGE);
+    CHECK(gota_batch_new(&cfg, 1, 25, 0, 1, BASE, 1, &err) == NULL);
+    CHECK_EQ(err, GOTA_ERR_RANGE);
+    CHECK(gota_batch_new(&cfg, 1, 4, 2, 1, BASE, 1, &err) == NULL);
+    CHECK_EQ(err, GOTA_ERR_RANGE);
+    CHECK(gota_batch_new(&cfg, 1, 4, 0, -1, BASE, 1, &err) == NULL);
+    CHECK_EQ(err, GOTA_ERR_RANGE);
+    CHECK(gota_batch_new(&cfg, 1, 4, 0, 1, BASE, 0, &err) == NULL);
+    CHECK_EQ(err, GOTA_ERR_RANGE);
+    CHECK(gota_batch_new(&cfg, 1, 4, 0, 1, bad_opp, 2, &err) == NULL);
+    CHECK_EQ(err, GOTA_ERR_RANGE);
+    CHECK(gota_batch_new(&cfg, 1, 4, 0, 1, ext_opp, 1, &err) == NULL);
+    CHECK_EQ(err, GOTA_ERR_RANGE);
+    GotaConfig bad = cfg;
+    bad.max_ticks = 0;
+    CHECK(gota_batch_new(&bad, 1, 4, 0, 1, BASE, 1, &err) == NULL);
+    CHECK_EQ(err, GOTA_ERR_RANGE);
+    bad = cfg;
+    bad.heroes = 0;
+    CHECK(gota_batch_new(&bad, 1, 4, 0, 1, BASE, 1, &err) == NULL);
+    CHECK_EQ(err, GOTA_ERR_CONFLICT);
+    gota_batch_free(NULL);
+
+    GotaBatch *b = make(2, 4, 0, 2, BASE, 1, 2400);
+    Bufs f;
+    bufs_alloc(&f, b);
+    CHECK_EQ(gota_batch_reset(NULL, 0, &f.io), GOTA_ERR_NULL);
+    CHECK_EQ(gota_batch_reset(b, 0, NULL), GOTA_ERR_NULL);
+    CHECK_EQ(gota_batch_reset(b, -2, &f.io), GOTA_ERR_RANGE);
+    CHECK_EQ(gota_batch_reset(b, (int64_t)INT32_MAX, &f.io), GOTA_ERR_RANGE);
+    CHECK_EQ(gota_batch_step(b, NULL, f.actions_n, &f.io), GOTA_ERR_NULL);
+    CHECK_EQ(gota_batch_step(b, f.actions, f.actions_n - 1, &f.io), GOTA_ERR_BUFFER);
+    GotaBatchBuffers io = f.io;
+    io.obs_cap--;
+    CHECK_EQ(gota_batch_step(b, f.actions, f.actions_n, &io), GOTA_ERR_BUFFER);
+    io = f.io;
+    io.signals = NULL;
+    CHECK_EQ(gota_batch_step(b, f.actions, f.actions_n, &io), GOTA_ERR_NULL);
+    io = f.io;
+    io.stats_cap = 1;
+    CHECK_EQ(gota_batch_reset(b, 0, &io), GOTA_ERR_BUFFER);
+    uint64_t h0 = 0, h1 = 0;
+    gota_batch_lane_hash(b, 0, &h0);
+    static const int32_t limit[5] = { 8, 25, 49, 4, 6 };
+    for (int h = 0; h < 5; h++) {
+        memset(f.actions, 0, sizeof(int32_t) * (size_t)f.actions_n);
+        f.actions[5 * 7 + h] = limit[h];
+        CHECK_EQ(gota_batch_step(b, f.actions, f.actions_n, &f.io), GOTA_ERR_RANGE);
+        f.actions[5 * 7 + h] = -1;
+        CHECK_EQ(gota_batch_step(b, f.actions, f.actions_n, &f.io), GOTA_ERR_RANGE);
+    }
+    gota_batch_lane_hash(b, 0, &h1);
+    CHECK(h0 == h1);   /* nothing ran */
+    GotaBatchLane ln;
+    CHECK_EQ(gota_batch_lane(b, 0, &ln), GOTA_OK);
+    CHECK_EQ(ln.tick, 0);
+    CHECK_EQ(gota_batch_lane_hash(b, 2, &h0), GOTA_ERR_INDEX);
+    CHECK_EQ(gota_batch_lane_hash(b, -1, &h0), GOTA_ERR_INDEX);
+    CHECK_EQ(gota_batch_lane_hash(b, 0, NULL), GOTA_ERR_NULL);
+    CHECK_EQ(gota_batch_lane(b, 5, &ln), GOTA_ERR_INDEX);
+    CHECK_EQ(gota_batch_info(NULL, NULL), GOTA_ERR_NULL);
+    memset(f.actions, 0, sizeof(int32_t) * (size_t)f.actions_n);
+    CHECK_EQ(gota_batch_step(b, f.actions, f.actions_n, &f.io), GOTA_OK);
+    bufs_free(&f);
+    gota_batch_free(b);
+}
+
+int main(void)
+{
+    test_counts();
+    test_seeds();
+    test_restart();
+    test_isolation(0);
+    test_isolation(1);
+    test_threads();
+    test_bad_inputs();
+    return check_report("test_batch");
+}

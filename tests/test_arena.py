@@ -1,0 +1,112 @@
+"""The lockstep arena (gota_arena.arena, native/batch.c)."""
+import numpy as np
+import pytest
+
+from gota_arena import ArgumentRangeError, ArgumentTypeError
+from gota_arena.arena import Arena, SIGNAL_INDEX
+from gota_arena.contract import MASK_SIZE, OBS_SIZE
+
+SIZES = np.array([8, 25, 49, 4, 6])
+
+
+def random_actions(rng, agents):
+    return (rng.integers(0, 1 << 30, size=(agents, 5)) % SIZES).astype(np.int32)
+
+
+def test_counts_and_shapes():
+    with Arena(lanes=3, self_play=False) as a:
+        assert a.agents == 15
+        assert a.obs.shape == (15, OBS_SIZE) and a.masks.shape == (15, MASK_SIZE)
+        out = a.step(np.zeros((15, 5), np.int32))
+        assert out.obs is a.obs and out.rewards.shape == (15,) and out.terminals.dtype == np.uint8
+        assert out.stats.shape == (3,) and out.signals.shape == (3, 2, 6)
+        assert a.lane(1)["tick"] == 4
+    with Arena(lanes=3, self_play=True) as a:
+        assert a.agents == 30
+        assert a.agent_seat(12) == (1, 2)
+
+
+def test_seeds_sides_opponents():
+    with Arena(lanes=1, self_play=False, opponents=("base", "rusher"), seed=5) as a:
+        assert a.lane(0)["learner_team"] == 1 and a.lane(0)["opponent"] == 3
+        assert a.agent_seat(0) == (0, 5)
+        a.reset(14)
+        assert a.lane(0)["learner_team"] == 0 and a.lane(0)["opponent"] == 4
+        a.reset(-1)
+        assert a.lane(0)["seed"] == 15
+
+
+def run(threads, steps=40, lanes=2):
+    rng = np.random.default_rng(3)
+    hashes, chunks = [], []
+    with Arena(lanes=lanes, action_ticks=6, self_play=True, threads=threads, max_ticks=120, seed=2) as a:
+        for _ in range(steps):
+            out = a.step(random_actions(rng, a.agents))
+            chunks.append((out.obs.copy(), out.masks.copy(), out.rewards.copy(), out.terminals.copy(),
+                           out.stats.copy(), out.signals.copy()))
+            hashes.append([a.lane_hash(i) for i in range(lanes)])
+    return hashes, chunks
+
+
+def test_determinism_and_threads():
+    h1, c1 = run(1)
+    h2, c2 = run(1)
+    h3, c3 = run(2)
+    assert h1 == h2 == h3
+    for x, y, z in zip(c1, c2, c3):
+        for p, q, r in zip(x, y, z):
+            assert p.tobytes() == q.tobytes() == r.tobytes()
+
+
+def test_lane_restart():
+    with Arena(lanes=2, action_ticks=24, self_play=False, max_ticks=240) as a:
+        finishes = 0
+        for step in range(25):
+            out = a.step(np.zeros((10, 5), np.int32))
+            done = out.stats["finished"] == 1
+            finishes += int(done.sum())
+            if (step + 1) % 10 == 0:
+                assert done.all()
+                assert (out.stats["ticks"] == 240).all() and (out.stats["outcome"] == -1).all()
+                assert out.terminals.all() and out.truncations.all()
+                assert (out.signals[:, :, SIGNAL_INDEX["done"]] == 1).all()
+                assert a.lane(0)["tick"] == 0
+            else:
+                assert not done.any() and not out.terminals.any()
+        assert finishes >= 4
+        assert a.lane(0)["seed"] == 4 and a.lane(1)["seed"] == 5
+
+
+def test_bad_actions_raise_before_running():
+    with Arena(lanes=2, self_play=False) as a:
+        tick = a.lane(0)["tick"]
+        with pytest.raises(ArgumentTypeError, match="shape"):
+            a.step(np.zeros((10, 4), np.int32))
+        with pytest.raises(ArgumentTypeError, match="integers"):
+            a.step(np.zeros((10, 5), np.float32))
+        for head, bad in enumerate((8, 25, 49, 4, 6)):
+            actions = np.zeros((10, 5), np.int32)
+            actions[3, head] = bad
+            with pytest.raises(ArgumentRangeError, match=r"actions\[3, %d\]" % head):
+                a.step(actions)
+        actions = np.zeros((10, 5), np.int32)
+        actions[0, 0] = -1
+        with pytest.raises(ArgumentRangeError):
+            a.step(actions)
+        assert a.lane(0)["tick"] == tick
+        with pytest.raises(ArgumentRangeError):
+            a.reset(-2)
+
+
+def test_bad_arguments_and_close():
+    with pytest.raises(ArgumentRangeError):
+        Arena(lanes=0)
+    with pytest.raises(ArgumentRangeError):
+        Arena(lanes=1, action_ticks=25)
+    with pytest.raises(Exception):
+        Arena(lanes=1, opponents=("external",))
+    a = Arena(lanes=1)
+    a.close()
+    a.close()
+    with pytest.raises(Exception, match="closed"):
+        a.step(np.zeros((10, 5), np.int32))
