@@ -24,6 +24,7 @@ from ._native import ffi, lib
 from .bots import bot_id, bot_names
 from .contract import INFO, MASK_SIZE, OBS_SIZE
 from .errors import ArgumentRangeError, ArgumentTypeError, ClosedMatchError, ConfigRangeError, check
+from .layout import struct_dtype
 from .sim import _config_struct
 
 HEADS = INFO.heads
@@ -33,14 +34,7 @@ SIGNAL_FIELDS = ("team_xp", "team_score", "tower_hp", "god_hp", "outcome", "done
 SIGNALS = lib.GOTA_SIGNALS
 SIGNAL_INDEX = {name: i for i, name in enumerate(SIGNAL_FIELDS)}
 
-LANE_STATS_DTYPE = np.dtype([
-    ("finished", np.int32), ("outcome", np.int32), ("ticks", np.int32), ("result", np.int32),
-    ("learner_team", np.int32), ("opponent", np.int32), ("seed", np.int64), ("potential", np.int64),
-    ("score", np.int64), ("xp", np.int64), ("kills", np.int64), ("towers_destroyed", np.int64),
-])
-assert LANE_STATS_DTYPE.itemsize == ffi.sizeof("GotaLaneStats")
-for _name in LANE_STATS_DTYPE.names:
-    assert LANE_STATS_DTYPE.fields[_name][1] == ffi.offsetof("GotaLaneStats", _name), _name
+LANE_STATS_DTYPE = struct_dtype("GotaLaneStats")   # finished, outcome, ticks, ... as laid out by C
 assert SIGNALS == len(SIGNAL_FIELDS)
 
 
