@@ -2,7 +2,7 @@
 spec gota-training-api.md section 2).
 
     with Arena(lanes=8, action_ticks=4, self_play=False, opponents=("base", "puller")) as arena:
-        obs, masks = arena.reset(seed=0)
+        out = arena.reset(seed=0)          # out.obs, out.masks, ...
         out = arena.step(actions)          # actions: int32 [agents, 5]
         out.rewards, out.terminals, out.stats[out.stats["finished"] == 1]
 
