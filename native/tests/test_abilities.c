@@ -17,6 +17,7 @@
 #include "../world.h"
 #include "../fixmath.h"
 #include "check.h"
+#include "scenario.h"
 
 #define TILE_X(tx) ((tx) * GOTA_TILE - MAP_HALF_WORLD + GOTA_TILE / 2)
 #define BX TILE_X(38)   /* the scene's base point, tile (38, 11) */
@@ -91,30 +92,18 @@ static void learn(GotaMatch *m, int seat, int ab, int rank)
 /* A sturdy stand-in unit: a lane creep (or a neutral) with 1,000 HP. */
 static int put_unit(GotaMatch *m, int kind, int team, int32_t x, int32_t z)
 {
-    int slot = unit_alloc(m);
+    int slot = scenario_unit(m, kind, team, x, z, 1000);
     GotaUnit *u = &m->unit[slot];
     UnitState *s = &m->st[slot];
-    memset(u, 0, sizeof *u);
-    memset(s, 0, sizeof *s);
-    u->id = m->next_id++;
-    u->x = m->snap_x[slot] = x;
-    u->z = m->snap_z[slot] = z;
-    u->hp = u->max_hp = 1000;
-    u->target_id = -1;
+    m->snap_x[slot] = x;
+    m->snap_z[slot] = z;
     u->damage = CREEP_DAMAGE;
     u->range = CREEP_MELEE_RANGE;
-    u->kind = (int16_t)kind;
-    u->team = (int16_t)team;
     u->lane = kind == GOTA_KIND_CREEP ? 1 : -1;
-    u->alive = 1;
     u->radius_q = 22;
     s->speed = CREEP_SPEED;
     s->period = CREEP_PERIOD;
     s->windup = CREEP_HIT_TICK;
-    s->swing = -1;
-    s->target = -1;
-    s->building = -1;
-    s->camp = -1;
     s->waypoint = m->map->lane_n[1];
     if (kind == GOTA_KIND_CREEP) m->lane_creeps++;
     m->seen[0][slot] = m->seen[1][slot] = 1;

@@ -15,6 +15,7 @@
 #include "../world.h"
 #include "../fixmath.h"
 #include "check.h"
+#include "scenario.h"
 
 #define T GOTA_TILE
 #define CAMP_T2 2   /* tier 2, three members, in a clearing with a trail north */
@@ -59,22 +60,9 @@ static GotaMatch *quiet_match(void)
 
 static int put_hero(GotaMatch *m, int team, int32_t x, int32_t z)
 {
-    int slot = unit_alloc(m);
-    GotaUnit *u = &m->unit[slot];
-    UnitState *s = &m->st[slot];
-    memset(u, 0, sizeof *u);
-    memset(s, 0, sizeof *s);
-    u->id = m->next_id++;
-    u->x = x;
-    u->z = z;
-    u->hp = u->max_hp = 100000;
-    u->target_id = -1;
-    u->kind = GOTA_KIND_HERO;
-    u->team = (int16_t)team;
-    u->lane = -1;
-    u->alive = 1;
-    u->radius_q = HERO_RADIUS_Q;
-    s->swing = s->target = s->building = s->camp = -1;
+    int slot = scenario_unit(m, GOTA_KIND_HERO, team, x, z, 100000);
+    m->unit[slot].lane = -1;
+    m->unit[slot].radius_q = HERO_RADIUS_Q;
     return slot;
 }
 

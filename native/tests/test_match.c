@@ -8,6 +8,7 @@
 #include <string.h>
 #include "../world.h"
 #include "check.h"
+#include "scenario.h"
 
 static GotaMatch *new_match(int64_t seed, int64_t max_ticks, int64_t wave_interval)
 {
@@ -45,30 +46,17 @@ static void remove_mobile_units(GotaMatch *m)
 /* A test unit: a creep (sub = melee/ranged) or a stand-in hero body. */
 static int put_unit(GotaMatch *m, int kind, int team, int sub, int32_t x, int32_t z)
 {
-    int slot = unit_alloc(m);
+    int slot = scenario_unit(m, kind, team, x, z, kind == GOTA_KIND_CREEP ? CREEP_HP : 500);
     GotaUnit *u = &m->unit[slot];
     UnitState *s = &m->st[slot];
-    memset(u, 0, sizeof *u);
-    memset(s, 0, sizeof *s);
-    u->id = m->next_id++;
-    u->x = x;
-    u->z = z;
-    u->hp = u->max_hp = kind == GOTA_KIND_CREEP ? CREEP_HP : 500;
-    u->target_id = -1;
     u->damage = CREEP_DAMAGE;
     u->range = sub == GOTA_CREEP_RANGED ? CREEP_RANGED_RANGE : CREEP_MELEE_RANGE;
-    u->kind = (int16_t)kind;
-    u->team = (int16_t)team;
     u->sub = (int16_t)sub;
     u->lane = 1;
-    u->alive = 1;
     u->radius_q = 22;
     s->speed = kind == GOTA_KIND_CREEP ? CREEP_SPEED : 0;
     s->period = CREEP_PERIOD;
     s->windup = CREEP_HIT_TICK;
-    s->swing = -1;
-    s->target = -1;
-    s->building = -1;
     s->waypoint = team == GOTA_TEAM_RED ? m->map->lane_n[1] : -1;   /* done marching */
     s->path_revision = -1;
     if (kind == GOTA_KIND_CREEP) m->lane_creeps++;
