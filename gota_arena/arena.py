@@ -184,6 +184,19 @@ class Arena:
         check(lib.gota_batch_lane(self._handle("Arena.lane"), _int(lane, "lane"), out), f"Arena.lane({lane})")
         return {k: int(getattr(out, k)) for k in ("seed", "learner_team", "opponent", "tick", "result")}
 
+    def set_opponent(self, lane: int, opponent) -> None:
+        """Who plays the lane's other team from its next start on (the restart
+        after it finishes, or a reset): a bot name, "external" (self-play
+        arenas: the other team's rows are agents) or None for the default.
+        A self-play lane against a bot keeps its 10 rows; the bot's rows
+        observe zeros, allow only noop and their actions are ignored."""
+        bot = -1 if opponent is None else bot_id(opponent)
+        if bot == 0 and not self.self_play:
+            raise ConfigRangeError(f"set_opponent(lane={lane}, 'external'): only a self-play arena has rows "
+                                   "for the other team; use a bot name or None")
+        check(lib.gota_batch_set_opponent(self._handle("Arena.set_opponent"), _int(lane, "lane"), bot),
+              f"Arena.set_opponent({lane}, {opponent!r})")
+
     def lane_hash(self, lane: int) -> int:
         out = ffi.new("uint64_t *")
         check(lib.gota_batch_lane_hash(self._handle("Arena.lane_hash"), _int(lane, "lane"), out),

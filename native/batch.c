@@ -48,11 +48,12 @@ static int lane_start(GotaBatch *b, BatchLane *L, int64_t seed)
     if (seed < 0 || seed > INT32_MAX) return GOTA_ERR_RANGE;
     GotaConfig cfg = b->base;
     int32_t learner = lane_learner_team(seed);
-    int32_t opponent = b->self_play ? GOTA_BOT_EXTERNAL
-                                    : b->opponents[(seed / 10) % b->opponent_count];
+    int32_t opponent = L->opponent_override >= 0 ? L->opponent_override
+                     : b->self_play              ? GOTA_BOT_EXTERNAL
+                                                 : b->opponents[(seed / 10) % b->opponent_count];
     cfg.seed = seed;
     for (int k = 0; k < GOTA_SEATS; k++)
-        cfg.bot[k] = (k / 5 == learner || b->self_play) ? GOTA_BOT_EXTERNAL : opponent;
+        cfg.bot[k] = k / 5 == learner ? GOTA_BOT_EXTERNAL : opponent;
     int err = GOTA_OK;
     GotaMatch *m = gota_match_new(&cfg, &err);
     if (!m) return err != GOTA_OK ? err : GOTA_ERR_INTERNAL;
@@ -135,7 +136,15 @@ static void lane_finish_stats(const BatchLane *L, GotaLaneStats *st)
     st->towers_destroyed = lane_towers_destroyed(m, 1 - t);
 }
 
-/* Observations and masks of every agent of lane i for the current state. */
+/* Agent j of a lane is played by a bot: an other-team row of a self-play lane
+ * whose opponent was set to a bot (gota_batch_set_opponent). */
+static int lane_row_is_bot(const BatchLane *L, int32_t j)
+{
+    return j >= 5 && L->opponent != GOTA_BOT_EXTERNAL;
+}
+
+/* Observations and masks of every agent of lane i for the current state; a
+ * bot's row is zeros with only noop allowed. */
 static void lane_observe(const GotaBatch *b, int32_t i)
 {
     const BatchLane *L = &b->lane[i];
@@ -144,6 +153,12 @@ static void lane_observe(const GotaBatch *b, int32_t i)
         int32_t seat = lane_seat(L, j);
         float *obs = b->io.obs + a * OBS_SIZE;
         uint8_t *mask = b->io.masks + a * MASK_SIZE;
+        if (lane_row_is_bot(L, j)) {
+            memset(obs, 0, OBS_SIZE * sizeof *obs);
+            memset(mask, 0, MASK_SIZE);
+            mask[MASK_VERB + VERB_NOOP] = 1;
+            continue;
+        }
         ContractSlots cs;
         if (contract_slots(L->match, seat, &cs) == 0) {
             contract_observe_slots(L->match, &cs, seat, obs);
@@ -188,7 +203,7 @@ static int lane_step(GotaBatch *b, int32_t i)
         for (int32_t j = 0; j < b->agents_per_lane; j++) {
             int32_t seat = lane_seat(L, j);
             int slot = m->hero_slot[seat];
-            if (slot < 0 || !m->unit[slot].alive) continue;   /* not acting: ignored */
+            if (slot < 0 || !m->unit[slot].alive || lane_row_is_bot(L, j)) continue;   /* not acting: ignored */
             contract_act(m, seat, b->job_actions + (a0 + j) * CONTRACT_HEADS);
         }
         int err = gota_match_step(m, b->action_ticks, NULL);
@@ -378,7 +393,10 @@ GotaBatch *gota_batch_new(const GotaConfig *base, int32_t lanes, int32_t action_
     if (code == GOTA_OK) {
         memcpy(b->opponents, opponents, (size_t)opponent_count * sizeof *b->opponents);
         /* seeded as reset(0); serial, so the shared map is built before any worker runs */
-        for (int32_t i = 0; i < lanes && code == GOTA_OK; i++) code = lane_start(b, &b->lane[i], i);
+        for (int32_t i = 0; i < lanes && code == GOTA_OK; i++) {
+            b->lane[i].opponent_override = -1;
+            code = lane_start(b, &b->lane[i], i);
+        }
     }
     if (code == GOTA_OK) code = pool_start(b);
     if (code != GOTA_OK) {
@@ -464,6 +482,15 @@ int gota_batch_lane(const GotaBatch *b, int32_t lane, GotaBatchLane *out)
     out->opponent = L->opponent;
     out->tick = L->match ? L->match->tick : 0;
     out->result = L->match ? L->match->result : GOTA_RESULT_RUNNING;
+    return GOTA_OK;
+}
+
+int gota_batch_set_opponent(GotaBatch *b, int32_t lane, int32_t bot)
+{
+    if (!b) return GOTA_ERR_NULL;
+    if (lane < 0 || lane >= b->lanes) return GOTA_ERR_INDEX;
+    if (bot < -1 || bot >= GOTA_BOTS || (bot == GOTA_BOT_EXTERNAL && !b->self_play)) return GOTA_ERR_RANGE;
+    b->lane[lane].opponent_override = bot;
     return GOTA_OK;
 }
 

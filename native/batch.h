@@ -18,7 +18,8 @@ typedef struct {
     GotaMatch *match;
     int64_t seed;             /* seed of the current episode */
     int32_t learner_team;     /* GOTA_TEAM_* */
-    int32_t opponent;         /* GOTA_BOT_* of the other team, 0 with self-play */
+    int32_t opponent;         /* GOTA_BOT_* of the other team, 0 when its rows are agents */
+    int32_t opponent_override;/* gota_batch_set_opponent: the bot of later starts, -1 = default */
     int64_t potential[2];     /* leaderboard potential per team, at the last decision */
     int err;                  /* this lane's code of the current job */
 } BatchLane;

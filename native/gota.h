@@ -411,7 +411,7 @@ typedef struct {
     int32_t ticks;            /* battle ticks of the finished episode */
     int32_t result;           /* GOTA_RESULT_* */
     int32_t learner_team;     /* GOTA_TEAM_* of the learner */
-    int32_t opponent;         /* GOTA_BOT_* of the other team (0 with self-play) */
+    int32_t opponent;         /* GOTA_BOT_* of the other team (0: its rows were agents) */
     int64_t seed;             /* the finished episode's seed */
     int64_t potential;        /* learner team glory (its score if it won, else 0) */
     int64_t score;            /* learner team score */
@@ -465,6 +465,13 @@ int gota_batch_reset(GotaBatch *b, int64_t seed, const GotaBatchBuffers *io);
  * runs, GOTA_ERR_RANGE otherwise); actions_cap counts int32 values. */
 int gota_batch_step(GotaBatch *b, const int32_t *actions, int64_t actions_cap, const GotaBatchBuffers *io);
 int gota_batch_lane(const GotaBatch *b, int32_t lane, GotaBatchLane *out);
+/* The opponent of the lane's later episodes, from its next start (the restart
+ * after it finishes, or a reset) on: a bot id 1..6, 0 (external: the other
+ * team's rows are agents; self-play batches only) or -1 (the default: external
+ * with self-play, else the seed's rotation). A self-play lane whose opponent is
+ * a bot keeps its 10 rows: the bot's rows observe zeros, allow only noop and
+ * their actions are ignored. GOTA_ERR_RANGE for another value. */
+int gota_batch_set_opponent(GotaBatch *b, int32_t lane, int32_t bot);
 /* The state hash of a lane's current match. */
 int gota_batch_lane_hash(const GotaBatch *b, int32_t lane, uint64_t *out);
 /* The agent's lane and seat: GOTA_ERR_INDEX past the end. */

@@ -110,3 +110,21 @@ def test_bad_arguments_and_close():
     a.close()
     with pytest.raises(Exception, match="closed"):
         a.step(np.zeros((10, 5), np.int32))
+
+
+def test_set_opponent_per_lane():
+    with Arena(lanes=2, self_play=True, max_ticks=240) as a:
+        a.set_opponent(1, "puller")
+        a.reset(0)
+        assert a.lane(0)["opponent"] == 0 and a.lane(1)["opponent"] == 6
+        bot_rows = a.obs[15:20]
+        assert not bot_rows.any() and (a.masks[15:20].sum(axis=1) == 1).all()
+        assert a.obs[10:15].any()
+        a.set_opponent(1, None)
+        a.reset(-1)
+        assert a.lane(1)["opponent"] == 0
+    with Arena(lanes=1, self_play=False) as a:
+        with pytest.raises(Exception, match="only a self-play arena"):
+            a.set_opponent(0, "external")
+        with pytest.raises(Exception, match="unknown bot"):
+            a.set_opponent(0, "nobody")

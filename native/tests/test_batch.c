@@ -422,6 +422,53 @@ static void test_bad_inputs(void)
     gota_batch_free(b);
 }
 
+/* A self-play lane set to a bot: the bot plays the other team from the next
+ * start, its rows observe zeros and allow only noop; -1 restores external. */
+static void test_set_opponent(void)
+{
+    const int32_t opp[1] = { GOTA_BOT_BASE };
+    GotaBatch *b = make(2, 4, 1, 1, opp, 1, 2400);
+    Bufs f;
+    bufs_alloc(&f, b);
+    GotaBatchLane ln;
+    const GotaMatch *m = NULL;
+    CHECK_EQ(gota_batch_set_opponent(b, 1, GOTA_BOT_PULLER), GOTA_OK);
+    CHECK_EQ(gota_batch_set_opponent(b, 2, GOTA_BOT_PULLER), GOTA_ERR_INDEX);
+    CHECK_EQ(gota_batch_set_opponent(b, 0, GOTA_BOTS), GOTA_ERR_RANGE);
+    CHECK_EQ(gota_batch_reset(b, 0, &f.io), GOTA_OK);
+    gota_batch_lane(b, 1, &ln);
+    CHECK_EQ(ln.opponent, GOTA_BOT_PULLER);
+    gota_batch_lane_match(b, 1, &m);
+    for (int k = 0; k < 10; k++)
+        CHECK_EQ(m->cfg.bot[k], k / 5 == ln.learner_team ? GOTA_BOT_EXTERNAL : GOTA_BOT_PULLER);
+    gota_batch_lane(b, 0, &ln);
+    CHECK_EQ(ln.opponent, GOTA_BOT_EXTERNAL);
+    int64_t row = 1 * 10 + 5;   /* lane 1, first row of the other team */
+    float obs_sum = 0.0f;
+    for (int k = 0; k < OBS_SIZE; k++) obs_sum += f.io.obs[row * OBS_SIZE + k] != 0.0f;
+    CHECK_EQ((int)obs_sum, 0);
+    int mask_sum = 0;
+    for (int k = 0; k < MASK_SIZE; k++) mask_sum += f.io.masks[row * MASK_SIZE + k];
+    CHECK_EQ(mask_sum, 1);
+    CHECK_EQ(f.io.masks[row * MASK_SIZE + MASK_VERB + VERB_NOOP], 1);
+    CHECK_EQ(gota_batch_set_opponent(b, 1, -1), GOTA_OK);
+    CHECK_EQ(gota_batch_reset(b, -1, &f.io), GOTA_OK);
+    gota_batch_lane(b, 1, &ln);
+    CHECK_EQ(ln.opponent, GOTA_BOT_EXTERNAL);
+    bufs_free(&f);
+    gota_batch_free(b);
+
+    b = make(1, 4, 0, 1, opp, 1, 2400);
+    CHECK_EQ(gota_batch_set_opponent(b, 0, GOTA_BOT_EXTERNAL), GOTA_ERR_RANGE);
+    CHECK_EQ(gota_batch_set_opponent(b, 0, GOTA_BOT_IDLE), GOTA_OK);
+    bufs_alloc(&f, b);
+    CHECK_EQ(gota_batch_reset(b, 0, &f.io), GOTA_OK);
+    gota_batch_lane(b, 0, &ln);
+    CHECK_EQ(ln.opponent, GOTA_BOT_IDLE);
+    bufs_free(&f);
+    gota_batch_free(b);
+}
+
 int main(void)
 {
     test_counts();
@@ -431,5 +478,6 @@ int main(void)
     test_isolation(1);
     test_threads();
     test_bad_inputs();
+    test_set_opponent();
     return check_report("test_batch");
 }
