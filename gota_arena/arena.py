@@ -60,7 +60,10 @@ def _int(value, what: str) -> int:
 class Arena:
     """``Arena(lanes, action_ticks=4, self_play=True, threads=0, opponents=("base",),
     seed=0, **match_config)``: match_config keys are the simulator's (max_ticks,
-    class_0, ...); the bot keys are set per lane from the seed."""
+    class_0, upkeep, ...); the bot keys are set per lane from the seed. upkeep
+    defaults to 1 here: ability points, shopping and buyback are done for the
+    agents (as the original's policy.bas does); pass upkeep=0 to leave them to
+    nobody."""
 
     def __init__(self, lanes: int = 1, action_ticks: int = 4, self_play: bool = True, threads: int = 0,
                  opponents=("base",), seed: int = 0, **match_config):
@@ -83,6 +86,7 @@ class Arena:
         for key in match_config:
             if isinstance(key, str) and key.startswith("bot_"):
                 raise ConfigRangeError(f"{key} is set per lane by the arena (opponents=...), not by the config")
+        match_config.setdefault("upkeep", 1)   # agents get policy.bas's upkeep unless told otherwise
         cfg = _config_struct(match_config)
         self._opponents = ffi.new("int32_t[]", ids)
         err = ffi.new("int *")

@@ -81,6 +81,13 @@ class ClosedMatchError(GotaError):
         super().__init__(f"{prefix}this Match was closed; create a new Match")
 
 
+class ReplayError(GotaError, ValueError):
+    """A replay file cannot be read or does not replay to its recorded state: not a
+    replay file, another format version, a damaged or edited file, another
+    contract or rules, or a simulation that diverged (gota_arena.replay). The
+    message names the file (or the recording) and what to do."""
+
+
 _CLASSES = {
     lib.GOTA_ERR_NULL: NullPointerError,
     lib.GOTA_ERR_UNKNOWN_KEY: UnknownConfigKeyError,

@@ -98,6 +98,9 @@ int bot_enemy_ok(const struct GotaMatch *m, int team, int slot, int neutrals);
 /* The base economy: potions by thresholds, poison on the target, the keep's
  * shop (stock and class gear); `casts`: the bot spends mana (stocks mana). */
 void bot_base_economy(struct GotaMatch *m, int seat, int casts);
+/* The base shopping alone: in the keep or spawn room, a health and a poison
+ * potion (casts: a mana potion too), then class gear in order. */
+void bot_shop(struct GotaMatch *m, int seat, int casts);
 /* The world position of building index b of the shared map. */
 void bot_building_spot(const struct GotaMatch *m, int b, int32_t *x, int32_t *z);
 /* A random draw below n from the bot's stream. */

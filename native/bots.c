@@ -4,7 +4,8 @@
  *
  * Phase: seats in rotating order from seat tick % 10; a seat thinks when
  * (tick + seat) % BOT_THINK_EVERY == 0, dead or alive (buyback, ability
- * points). Every action is a match_command, exactly what an external seat
+ * points). With the config key upkeep, external seats get their upkeep in the
+ * same phase (upkeep_think). Every action is a match_command, exactly what an external seat
  * sends through gota_match_command.
  *
  * idle: never issues a command; its hero stays on its spawn spot, in the
@@ -170,6 +171,12 @@ void bot_base_economy(GotaMatch *m, int seat, int casts)
     int t = unit_target_slot(m, slot);
     if (t >= 0 && bot_enemy_ok(m, u->team, t, 1) && unit_attack_reach_ok(m, slot, t, u->x, u->z))
         bot_use_first(m, seat, POISON, 1);
+    bot_shop(m, seat, casts);
+}
+
+void bot_shop(GotaMatch *m, int seat, int casts)
+{
+    const HeroState *h = &m->hero[seat];
     if (!bot_in_shop(m, seat)) return;
     if (bot_item_count(m, seat, 1) < 1) bot_buy(m, seat, 1);
     if (casts && bot_item_count(m, seat, 22) < 1) bot_buy(m, seat, 22);
@@ -181,6 +188,23 @@ void bot_base_economy(GotaMatch *m, int seat, int casts)
         if (h->gold < ITEM[gear[k]].gold || bot_free_slots(m, seat) == 0) break;   /* save up for it */
         bot_buy(m, seat, gear[k]);
     }
+}
+
+/* ---- upkeep of external seats (config key upkeep) ----------------------- */
+/* What the original's policy.bas does around a learner's decisions: points
+ * R > W > E > Q, the base shopping (a mage also stocks a mana potion), and a
+ * buyback when the wait is over five seconds. Item use stays the policy's. */
+static void upkeep_think(GotaMatch *m, int seat)
+{
+    static const int LEVEL_ORDER[4] = {3, 1, 2, 0};
+    const HeroState *h = &m->hero[seat];
+    bot_level(m, seat, LEVEL_ORDER);
+    if (!m->unit[m->hero_slot[seat]].alive) {
+        if (h->gold >= h->buyback_price && h->respawn_at - m->tick > 120)
+            bot_command(m, seat, GOTA_CMD_BUYBACK, 0, 0, 0, 0, 0);
+        return;
+    }
+    if (h->channel == 0 && h->stun == 0) bot_shop(m, seat, HERO_CLASS[h->cls].style == STYLE_MAGIC);
 }
 
 /* ---- random ------------------------------------------------------------- */
@@ -271,9 +295,11 @@ void bots_run(GotaMatch *m)
     for (int k = 0; k < SEATS; k++) {
         int seat = (m->tick + k) % SEATS;
         const BotState *b = &m->bot[seat];
-        if (b->kind == GOTA_BOT_EXTERNAL || (m->tick + seat) % BOT_THINK_EVERY != 0) continue;
+        if ((m->tick + seat) % BOT_THINK_EVERY != 0) continue;
+        if (b->kind == GOTA_BOT_EXTERNAL && !m->cfg.upkeep) continue;
         if (hero_seat_of_slot(m, m->hero_slot[seat]) != seat) continue;
         switch (b->kind) {
+        case GOTA_BOT_EXTERNAL: upkeep_think(m, seat); break;
         case GOTA_BOT_RANDOM: random_think(m, seat); break;
         case GOTA_BOT_BASE: bot_base_think(m, seat); break;
         case GOTA_BOT_RUSHER: bot_rusher_think(m, seat); break;

@@ -80,6 +80,11 @@ typedef struct {
     int64_t max_ticks;      /* battle ticks before a timeout, 1..28,800 */
     int64_t wave_interval;  /* ticks between creep waves, 24..28,800, default 480 */
     int64_t heroes;         /* 1: ten heroes (default); 0: a creep-only match */
+    int64_t upkeep;         /* 1: the simulator does every external seat's upkeep,
+                               as the original's policy.bas does for a learner:
+                               ability points (R > W > E > Q), shopping in the
+                               keep (potions, class gear), buyback after a long
+                               death; 0 (default): the seat's commands only */
     int64_t hero_class[10]; /* keys class_0..class_9: the seat's class 0..9, or -1
                                (default) for the seeded role draft to choose */
     int64_t bot[10];        /* keys bot_0..bot_9: GOTA_BOT_* playing the seat inside

@@ -31,6 +31,7 @@ static const ConfigKey config_keys[] = {
     {"max_ticks", offsetof(GotaConfig, max_ticks), 1, GOTA_MAX_BATTLE_TICKS, GOTA_MAX_BATTLE_TICKS},
     {"wave_interval", offsetof(GotaConfig, wave_interval), 24, GOTA_MAX_BATTLE_TICKS, 480},
     {"heroes", offsetof(GotaConfig, heroes), 0, 1, 1},
+    {"upkeep", offsetof(GotaConfig, upkeep), 0, 1, 0},
     CLASS_KEY(0), CLASS_KEY(1), CLASS_KEY(2), CLASS_KEY(3), CLASS_KEY(4),
     CLASS_KEY(5), CLASS_KEY(6), CLASS_KEY(7), CLASS_KEY(8), CLASS_KEY(9),
     BOT_KEY(0), BOT_KEY(1), BOT_KEY(2), BOT_KEY(3), BOT_KEY(4),

@@ -13,7 +13,7 @@ needs_toolchain = pytest.mark.skipif(not have_toolchain(), reason="make or cc is
 
 
 def test_extension_has_ffi_and_lib():
-    assert ffi.sizeof("GotaConfig") == 8 * (4 + 10 + 10)   # seed, max_ticks, wave_interval, heroes, 10 classes, 10 bots
+    assert ffi.sizeof("GotaConfig") == 8 * (5 + 10 + 10)   # seed, max_ticks, wave_interval, heroes, upkeep, 10 classes, 10 bots
     for name in ("gota_bot_name", "gota_match_new", "gota_match_step", "gota_match_hash", "gota_map_tiles", "gota_error_text",
                  "gota_match_command", "gota_match_seat_stats", "gota_match_hero", "gota_match_spells"):
         assert callable(getattr(lib, name)), name

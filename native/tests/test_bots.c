@@ -211,6 +211,36 @@ static void test_mixed(void)
     gota_match_free(m);
 }
 
+/* upkeep=1: external seats spend their points, shop in the keep and keep
+ * every command of their own; upkeep=0 leaves them untouched. */
+static void test_upkeep(void)
+{
+    for (int upkeep = 0; upkeep < 2; upkeep++) {
+        GotaConfig cfg;
+        gota_config_default(&cfg);
+        cfg.seed = 5;
+        cfg.upkeep = upkeep;
+        int err = GOTA_OK;
+        GotaMatch *m = gota_match_new(&cfg, &err);
+        CHECK(m != NULL);
+        if (!m) return;
+        CHECK_EQ(gota_match_step(m, 24 * 60, NULL), GOTA_OK);
+        int ranks = 0, items = 0;
+        for (int s = 0; s < SEATS; s++) {
+            for (int a = 0; a < 4; a++) ranks += m->hero[s].rank[a];
+            for (int i = 0; i < HERO_ITEM_SLOTS; i++) items += m->hero[s].item[i] != 0;
+        }
+        if (upkeep) {
+            CHECK(ranks >= SEATS);   /* every hero has learned something */
+            CHECK(items >= SEATS);   /* and bought at least a potion in the keep */
+        } else {
+            CHECK_EQ(ranks, 0);
+            CHECK_EQ(items, 0);
+        }
+        gota_match_free(m);
+    }
+}
+
 int main(void)
 {
     test_config();
@@ -218,5 +248,6 @@ int main(void)
     test_bots_play();
     test_determinism();
     test_mixed();
+    test_upkeep();
     return check_report("test_bots");
 }

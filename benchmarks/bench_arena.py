@@ -1,0 +1,208 @@
+"""Lockstep arena speed and memory: ``python benchmarks/bench_arena.py [--quick]``.
+
+Self-play arena (64 lanes, 10 agents each, action_ticks 4, observations and
+conditional masks written every step) driven by uniformly random *masked*
+actions: verb among the allowed verbs, then the ability or item the verb uses
+among the allowed ones, then the target among the allowed slots of the verb's
+target row; the point head is unmasked. The same trajectory (same seeds, same
+sampler seed) is timed with threads=1 and threads=2: after a warm-up, several
+repetitions of a fixed number of steps; the medians are reported for the arena
+(time inside ``Arena.step`` only), the sampler alone and the whole loop. Memory
+per lane is the RSS growth of a 256-lane arena after a few steps, over 256.
+Writes the ``## bench_arena`` section of benchmarks/RESULTS.md. Figures are
+printed, never asserted.
+"""
+import argparse
+import datetime
+import os
+import platform
+import re
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_sim import RESULTS, cpu_model, nproc, rss_bytes  # noqa: E402
+
+from gota_arena.arena import Arena  # noqa: E402
+from gota_arena.contract import INFO, LAYOUT  # noqa: E402
+
+SECTION = "## bench_arena"
+TARGET_PER_CORE = 100_000     # agent-steps/s per core (issue target)
+TARGET_SCALING = 1.8          # 2 threads vs 1
+TARGET_LANE_BYTES = 2 ** 20   # per lane
+
+_VERB = LAYOUT["mask.verb"].slice()
+_CAST_TARGET = LAYOUT["mask.cast_target_ability"].slice()
+_CAST_POINT = LAYOUT["mask.cast_point_ability"].slice()
+_USE_ITEM = LAYOUT["mask.use_item"].slice()
+_USE_ITEM_AT = LAYOUT["mask.use_item_at"].slice()
+_ROWS = LAYOUT["mask.target_rows"]
+# target row read by each verb (docs/contract.md "Masks"); castTarget adds its ability; -1: none
+_ROW_OF_VERB = np.array([-1, -1, -1, 0, 1, 5, -1, 6])
+
+
+def _pick(allowed: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A uniformly chosen allowed index per row; 0 where nothing is allowed."""
+    keys = rng.random(allowed.shape, dtype=np.float32)
+    keys[allowed == 0] = -1.0
+    return keys.argmax(axis=1)
+
+
+def sample_masked(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Random legal actions int32 [n, 5] from conditional masks uint8 [n, 203]."""
+    n = len(masks)
+    verb = _pick(masks[:, _VERB], rng)
+    ability = _pick(np.where((verb == 5)[:, None], masks[:, _CAST_POINT], masks[:, _CAST_TARGET]), rng)
+    item = _pick(np.where((verb == 7)[:, None], masks[:, _USE_ITEM_AT], masks[:, _USE_ITEM]), rng)
+    row = _ROW_OF_VERB[verb] + np.where(verb == 4, ability, 0)
+    rows = masks[:, _ROWS.slice()].reshape(n, _ROWS.count, _ROWS.width)
+    target = np.where(row >= 0, _pick(rows[np.arange(n), np.maximum(row, 0)], rng), 0)
+    point = rng.integers(0, INFO.points, n)
+    return np.stack([verb, target, point, ability, item], axis=1).astype(np.int32)
+
+
+def timed_run(threads: int, args) -> dict:
+    """Warm up, then args.reps repetitions of args.steps steps: per repetition the
+    seconds inside step(), inside the sampler, of the whole loop, and the process
+    CPU seconds (all threads) inside step()."""
+    rng = np.random.default_rng(args.seed)
+    with Arena(lanes=args.lanes, action_ticks=args.action_ticks, self_play=True, threads=threads,
+               seed=args.seed) as arena:
+        out = arena.reset(args.seed)
+        for _ in range(args.warmup):
+            out = arena.step(sample_masked(out.masks, rng))
+        reps = []
+        for _ in range(args.reps):
+            t_step = t_sample = cpu_step = 0.0
+            start = time.perf_counter()
+            for _ in range(args.steps):
+                t0 = time.perf_counter()
+                actions = sample_masked(out.masks, rng)
+                c1, t1 = time.process_time(), time.perf_counter()
+                out = arena.step(actions)
+                t2, c2 = time.perf_counter(), time.process_time()
+                t_sample += t1 - t0
+                t_step += t2 - t1
+                cpu_step += c2 - c1
+            reps.append((t_step, t_sample, time.perf_counter() - start, cpu_step))
+        return {"threads": arena.threads, "agents": arena.agents, "tick": arena.lane(0)["tick"],
+                "hash": arena.lane_hash(0), "reps": reps}
+
+
+def lane_bytes(lanes: int, steps: int, seed: int) -> float:
+    """RSS growth per lane of a new arena of `lanes` lanes after `steps` masked random steps."""
+    rng = np.random.default_rng(seed)
+    with Arena(lanes=2, self_play=True) as warm:   # one-time tables, allocator arenas
+        out = warm.step(np.zeros((warm.agents, 5), np.int32))
+    before = rss_bytes()
+    with Arena(lanes=lanes, self_play=True, seed=seed) as arena:
+        out = arena.reset(seed)
+        for _ in range(steps):
+            out = arena.step(sample_masked(out.masks, rng))
+        after = rss_bytes()
+    return (after - before) / lanes
+
+
+def write_section(lines: list) -> None:
+    text = RESULTS.read_text() if RESULTS.exists() else "# Benchmark results\n"
+    section = "\n".join([SECTION, ""] + lines) + "\n"
+    pattern = re.compile(rf"^{re.escape(SECTION)}\n.*?(?=^## |\Z)", re.MULTILINE | re.DOTALL)
+    if pattern.search(text):
+        text = pattern.sub(lambda _: section + "\n", text).rstrip("\n") + "\n"
+    else:
+        text = text.rstrip("\n") + "\n\n" + section
+    RESULTS.write_text(text)
+
+
+def met(ok: bool) -> str:
+    return "met" if ok else "NOT met"
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--lanes", type=int, default=64)
+    parser.add_argument("--action-ticks", type=int, default=4)
+    parser.add_argument("--warmup", type=int, default=300, help="steps before timing (default 300: 1,200 ticks)")
+    parser.add_argument("--steps", type=int, default=100, help="steps per repetition")
+    parser.add_argument("--reps", type=int, default=5, help="repetitions (the median is reported)")
+    parser.add_argument("--memory-lanes", type=int, default=256)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--quick", action="store_true", help="a short run: warm-up 20, 3 x 20 steps, 64 lanes for memory")
+    parser.add_argument("--no-write", action="store_true", help="print only; leave RESULTS.md alone")
+    args = parser.parse_args(argv)
+    if args.quick:
+        args.warmup, args.steps, args.reps, args.memory_lanes = 20, 20, 3, 64
+
+    load_before = os.getloadavg()
+    per_lane = lane_bytes(args.memory_lanes, 10, args.seed)
+    print(f"memory: {per_lane / 2**10:,.0f} KiB per lane (RSS growth of a {args.memory_lanes}-lane "
+          f"self-play arena after 10 steps, / {args.memory_lanes})")
+
+    results = {}
+    for threads in (1, 2):
+        r = timed_run(threads, args)
+        steps = args.steps * r["agents"]
+        arena_rates = [steps / rep[0] for rep in r["reps"]]
+        loop_rates = [steps / rep[2] for rep in r["reps"]]
+        sample_us = [1e6 * rep[1] / args.steps for rep in r["reps"]]
+        cpu_rates = [steps / rep[3] for rep in r["reps"]]
+        r.update(arena=statistics.median(arena_rates), loop=statistics.median(loop_rates),
+                 sample_us=statistics.median(sample_us), cpu=statistics.median(cpu_rates), arena_rates=arena_rates)
+        r["per_core"] = r["arena"] / r["threads"]
+        results[threads] = r
+        print(f"threads={threads} (used {r['threads']}): arena {', '.join(f'{x:,.0f}' for x in arena_rates)} "
+              f"agent-steps/s; median {r['arena']:,.0f} ({r['per_core']:,.0f} per core); whole loop "
+              f"{r['loop']:,.0f}; per CPU-second inside step {r['cpu']:,.0f}; "
+              f"sampler {r['sample_us']:,.0f} us per step of {r['agents']} agents; "
+              f"lane 0 at tick {r['tick']}, hash {r['hash']:#018x}")
+    load_after = os.getloadavg()
+    load = f"load average (1 min) {load_before[0]:.2f} before, {load_after[0]:.2f} after, on {nproc()} CPUs"
+    print(load)
+    one, two = results[1], results[2]
+    ratio = two["arena"] / one["arena"]
+    same = one["hash"] == two["hash"]
+    print(f"2 threads vs 1: {ratio:.2f}x; same final state: {same}")
+    best_per_core = max(one["per_core"], two["per_core"])
+    verdicts = [
+        f">= {TARGET_PER_CORE:,} agent-steps/s per core: {met(best_per_core >= TARGET_PER_CORE)} "
+        f"({best_per_core:,.0f})",
+        f"2 threads >= {TARGET_SCALING}x of 1: {met(ratio >= TARGET_SCALING)} ({ratio:.2f}x)",
+        f"<= 1 MiB per lane: {met(per_lane <= TARGET_LANE_BYTES)} ({per_lane / 2**10:,.0f} KiB)",
+    ]
+    for v in verdicts:
+        print("target " + v)
+
+    if not args.no_write:
+        command = "python benchmarks/bench_arena.py" + "".join(" " + a for a in (sys.argv[1:] if argv is None else argv))
+        ticks = args.warmup * args.action_ticks
+        lines = [
+            f"- date: {datetime.date.today().isoformat()}",
+            f"- command: `{command}`",
+            f"- machine: {nproc()} CPUs (nproc), {cpu_model()}; Python {platform.python_version()}; {load}",
+            f"- arena: {args.lanes} self-play lanes ({one['agents']} agents), action_ticks {args.action_ticks}, "
+            f"observations and conditional masks every step; random masked actions; warm-up {args.warmup} steps "
+            f"({ticks:,} ticks), then {args.reps} x {args.steps} steps, medians; the same trajectory for both "
+            f"thread counts (same final state: {same})",
+        ]
+        for r in (one, two):
+            lines.append(f"- threads={r['threads']}: arena (inside step) **{r['arena']:,.0f} agent-steps/s**, "
+                         f"{r['per_core']:,.0f} per core (runs: {', '.join(f'{x:,.0f}' for x in r['arena_rates'])}); "
+                         f"agent-steps per CPU-second inside step {r['cpu']:,.0f}; whole loop with the sampler "
+                         f"{r['loop']:,.0f}; sampler {r['sample_us']:,.0f} us per step")
+        lines += [
+            f"- 2 threads vs 1: **{ratio:.2f}x**",
+            f"- memory: **{per_lane / 2**10:,.0f} KiB per lane** (RSS growth of a {args.memory_lanes}-lane arena "
+            f"after 10 steps)",
+            "- targets: " + "; ".join(verdicts),
+        ]
+        write_section(lines)
+        print(f"wrote {SECTION} in {RESULTS}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
