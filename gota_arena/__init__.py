@@ -15,14 +15,15 @@ from .constants import (  # noqa: E402
 from .errors import (  # noqa: E402
     ArgumentRangeError, ArgumentTypeError, ClosedMatchError, ConfigConflictError, ConfigError, ConfigRangeError,
     ConfigTypeError, GotaBufferError, GotaError, GotaIndexError, GotaMemoryError, InternalError,
-    MatchOverError, NullPointerError, UnknownConfigKeyError,
+    MatchOverError, NullPointerError, PluginError, UnknownConfigKeyError,
 )
 from .heroes import HeroInfo, SeatStats, SpellWarning, ability_name, class_name, item_name  # noqa: E402
 from .sim import Event, Match, MatchConfig, MatchInfo  # noqa: E402
 from .bots import bot_config, bot_id, bot_name, bot_names  # noqa: E402
+from .hookspecs import hookimpl  # noqa: E402
 
 __all__ = [
-    "__version__", "Match", "MatchConfig", "MatchInfo", "Event",
+    "__version__", "hookimpl", "Match", "MatchConfig", "MatchInfo", "Event",
     "bot_names", "bot_name", "bot_id", "bot_config",
     "HeroInfo", "SeatStats", "SpellWarning", "class_name", "item_name", "ability_name",
     "Kind", "Team", "Tier", "CreepKind", "EventType", "Result", "Material", "Region", "ErrorCode",
@@ -30,5 +31,5 @@ __all__ = [
     "TILE", "MAP_TILES", "TICKS_PER_SECOND", "MAX_BATTLE_TICKS", "MAX_UNITS",
     "GotaError", "ConfigError", "ConfigConflictError", "UnknownConfigKeyError", "ConfigRangeError", "ConfigTypeError",
     "ArgumentRangeError", "ArgumentTypeError", "GotaIndexError", "GotaBufferError", "NullPointerError",
-    "MatchOverError", "GotaMemoryError", "InternalError", "ClosedMatchError",
+    "MatchOverError", "PluginError", "GotaMemoryError", "InternalError", "ClosedMatchError",
 ]

@@ -41,6 +41,12 @@ class ConfigConflictError(ConfigError):
     """GOTA_ERR_CONFLICT: config values contradict each other (one class on two seats)."""
 
 
+class PluginError(GotaError, ValueError):
+    """A plugin, or a name looked up among the plugins, is wrong: a name registered
+    twice, an unknown name, a plugin failing at import, an opponent's illegal
+    action, a reward mode's NaN. The message names the plugin."""
+
+
 class ArgumentRangeError(GotaError, ValueError):
     """GOTA_ERR_RANGE for an argument of a call (ticks, team, seed, ...)."""
 

@@ -1,0 +1,157 @@
+"""The arena from the learner's seats: what a trainer or an evaluator steps.
+
+    env = LearnerEnv(lanes=8, self_play_lanes=4, opponents=["base", "puller"], reward="leaderboard")
+    obs, masks = env.reset(seed=0)
+    obs, masks, rewards, dones, episodes = env.step(actions)   # actions: int32 [env.agents, 5]
+
+The arena runs every lane with rows for both teams. In the first
+``self_play_lanes`` lanes both teams are learners (10 learner rows); in the
+others the learner team's 5 rows are learners and the other team is played by
+an opponent (``gota_arena.opponents``): a native bot inside the simulator, or a
+Python opponent asked for its rows' actions before each step. Which opponent
+plays a lane is chosen per episode: ``opponents`` is a list (each lane walks
+through it, one entry per episode) or a callable ``choose(lane) -> Opponent``
+(a league). Because a lane restarts inside the step that ends it, the opponent
+of a lane's next episode is chosen when its current one begins.
+
+Rewards come from the reward mode (``gota_arena.rewards``): each learner row
+gets its team's reward. ``episodes`` lists a dict per lane that finished in
+the step, from the learner team's side, with the opponent's name.
+"""
+from __future__ import annotations
+
+from typing import Callable, Sequence, Union
+
+import numpy as np
+
+from . import plugins
+from .arena import Arena
+from .errors import ArgumentRangeError
+from .opponents import Opponent, SeatBatch, check_actions
+from .rewards import RewardMode, check_rewards
+
+SELF = "self"   # the opponent name of a self-play lane in episode records
+
+
+class LearnerEnv:
+    def __init__(self, lanes: int = 1, self_play_lanes: int = None,
+                 opponents: Union[Sequence, Callable, None] = ("base",), reward: Union[str, RewardMode] = "leaderboard",
+                 action_ticks: int = 4, threads: int = 0, seed: int = 0, **match_config):
+        self_play_lanes = lanes if self_play_lanes is None else self_play_lanes
+        if not 0 <= self_play_lanes <= lanes:
+            raise ArgumentRangeError(f"self_play_lanes={self_play_lanes} must be in 0..lanes ({lanes})")
+        self.lanes, self.self_play_lanes = lanes, self_play_lanes
+        self._choose = self._chooser(opponents) if self_play_lanes < lanes else None
+        self.reward = plugins.reward_mode(reward) if isinstance(reward, str) else reward
+        self.reward_name = reward if isinstance(reward, str) else getattr(reward, "name", type(reward).__name__)
+        self.arena = Arena(lanes=lanes, action_ticks=action_ticks, self_play=True, threads=threads, seed=seed,
+                           **match_config)
+        rows = [np.arange(i * 10, i * 10 + (10 if i < self_play_lanes else 5)) for i in range(lanes)]
+        self.learner_rows = np.concatenate(rows)
+        self.agents = len(self.learner_rows)
+        self.learner_lane = self.learner_rows // 10
+        self._other_team_row = (self.learner_rows % 10) >= 5   # self-play rows of the lane's other team
+        self._current = [None] * lanes
+        self._next = [None] * lanes
+        self._episodes = np.zeros(lanes, dtype=np.int64)
+        self._learner_team = np.zeros(lanes, dtype=np.int64)
+        self._starts = np.ones(lanes, dtype=bool)
+        self._full = np.zeros((self.arena.agents, 5), dtype=np.int32)
+
+    # ---- opponents -------------------------------------------------------
+    def _chooser(self, opponents) -> Callable:
+        if callable(opponents):
+            return opponents
+        pool = [plugins.opponent(o) if isinstance(o, str) else o for o in (opponents or ())]
+        if not pool:
+            raise ArgumentRangeError("lanes without self-play need opponents: a list of names or Opponent "
+                                     "objects, or a callable choose(lane) -> Opponent")
+        return lambda lane: pool[(lane + int(self._episodes[lane]) * self.lanes) % len(pool)]
+
+    def _pick(self, lane: int) -> Opponent:
+        opponent = self._choose(lane)
+        if isinstance(opponent, str):
+            opponent = plugins.opponent(opponent)
+        if not isinstance(opponent, Opponent):
+            raise ArgumentRangeError(f"the opponent chooser returned {opponent!r} for lane {lane}; it must return "
+                                     "a gota_arena.opponents.Opponent or a registered opponent name")
+        self._next[lane] = opponent
+        self.arena.set_opponent(lane, opponent.bot or "external")
+        return opponent
+
+    def opponent(self, lane: int) -> str:
+        """The name of who plays the lane's other team in the running episode."""
+        return SELF if lane < self.self_play_lanes else self._current[lane].name
+
+    # ---- reset / step ------------------------------------------------------
+    def reset(self, seed: int = 0):
+        """Start every lane (lane i plays seed * lanes + i); returns (obs, masks) of the learner rows."""
+        self._episodes[:] = 0
+        for lane in range(self.self_play_lanes, self.lanes):
+            self._current[lane] = self._pick(lane)
+        out = self.arena.reset(seed)
+        self.reward.reset(out.signals)
+        self._after_start(range(self.lanes))
+        self._starts[:] = True
+        return self.arena.obs[self.learner_rows], self.arena.masks[self.learner_rows]
+
+    def _after_start(self, lanes) -> None:
+        for lane in lanes:
+            self._learner_team[lane] = self.arena.lane(lane)["learner_team"]
+            if lane >= self.self_play_lanes:
+                self._episodes[lane] += 1
+                self._pick(lane)   # for the episode after this one
+
+    def _opponent_actions(self) -> None:
+        groups = {}
+        for lane in range(self.self_play_lanes, self.lanes):
+            opponent = self._current[lane]
+            if opponent.bot is None:
+                groups.setdefault(id(opponent), (opponent, []))[1].append(lane)
+        for opponent, lanes in groups.values():
+            lanes = np.asarray(lanes, dtype=np.int64)
+            rows = (lanes[:, None] * 10 + 5 + np.arange(5)).ravel()
+            seats = SeatBatch(self.arena.obs[rows], self.arena.masks[rows], rows // 10,
+                              (rows // 10) * 5 + rows % 5, np.repeat(self._starts[lanes], 5))
+            self._full[rows] = check_actions(opponent.name, opponent.act(seats), seats.masks)
+
+    def step(self, actions):
+        """One decision of every learner row; returns (obs, masks, rewards, dones, episodes)."""
+        actions = np.asarray(actions)
+        if actions.shape != (self.agents, 5):
+            raise ArgumentRangeError(f"actions must have shape ({self.agents}, 5) (learner rows x heads), "
+                                     f"got {actions.shape}")
+        self._full[:] = 0
+        self._full[self.learner_rows] = actions
+        self._opponent_actions()
+        out = self.arena.step(self._full)
+        team_rewards = check_rewards(self.reward_name, self.reward.rewards(out.signals), self.lanes)
+        team = self._learner_team[self.learner_lane] ^ self._other_team_row
+        rewards = team_rewards[self.learner_lane, team]
+        dones = out.terminals[self.learner_rows].astype(bool)
+        finished = np.flatnonzero(out.stats["finished"])
+        episodes = [self._episode(lane, out.stats[lane]) for lane in finished.tolist()]
+        self._starts[:] = False
+        if len(finished):
+            self._starts[finished] = True
+            for lane in finished.tolist():
+                self._current[lane] = self._next[lane]
+            self._after_start(finished.tolist())
+        return self.arena.obs[self.learner_rows], self.arena.masks[self.learner_rows], rewards, dones, episodes
+
+    def _episode(self, lane: int, stats) -> dict:
+        record = {name: stats[name].item() for name in stats.dtype.names}
+        record.update(lane=lane, opponent=self.opponent(lane), glory=record["potential"])
+        return record
+
+    def close(self) -> None:
+        self.arena.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+__all__ = ["LearnerEnv", "SELF"]

@@ -1,0 +1,171 @@
+"""The plugin manager: bundled plugins, then installed ones (entry points).
+
+    from gota_arena import plugins
+    plugins.opponent("base")                 # an Opponent, by name
+    plugins.names("reward_modes")            # every registered reward mode
+    with plugins.registered(my_plugin):      # an inline plugin, for tests
+        ...
+"""
+from __future__ import annotations
+
+import contextlib
+import importlib
+import os
+from dataclasses import dataclass
+from importlib import metadata
+from typing import Callable
+
+import pluggy
+
+from . import __version__, hookspecs
+from .errors import PluginError
+
+BUILTIN_PLUGINS = ("gota_bundled.bots", "gota_bundled.rewards", "gota_bundled.policies")
+ENTRY_POINT_GROUP = "gota_arena"
+KINDS = {"opponents": "gota_register_opponents", "reward_modes": "gota_register_reward_modes",
+         "policies": "gota_register_policies"}
+
+_manager = None
+_sources = {}   # plugin name -> (version, source)
+
+
+@dataclass(frozen=True)
+class Registration:
+    name: str
+    factory: Callable
+    description: str
+    plugin: str
+
+
+def _selected(name: str) -> bool:
+    chosen = os.environ.get("GOTA_LOAD_PLUGINS")
+    return chosen is None or name in {n.strip() for n in chosen.split(",") if n.strip()}
+
+
+def _check(pm: pluggy.PluginManager, plugin, name: str) -> None:
+    try:
+        pm.check_pending()
+    except pluggy.PluginValidationError as error:
+        pm.unregister(plugin)
+        raise PluginError(f"plugin {name!r}: {error}; hooks are the gota_* functions of "
+                          "gota_arena/hookspecs.py (see docs/plugins.md)") from None
+
+
+def manager() -> pluggy.PluginManager:
+    """The process's plugin manager, loaded on first use."""
+    global _manager
+    if _manager is not None:
+        return _manager
+    pm = pluggy.PluginManager("gota_arena")
+    pm.add_hookspecs(hookspecs)
+    for module in BUILTIN_PLUGINS:
+        pm.register(importlib.import_module(module), name=module)
+        _sources[module] = (__version__, "bundled")
+    for ep in metadata.entry_points(group=ENTRY_POINT_GROUP):
+        if not _selected(ep.name) or pm.has_plugin(ep.name):
+            continue
+        dist = ep.dist.name if ep.dist else "?"
+        try:
+            plugin = ep.load()
+        except Exception as error:
+            raise PluginError(f"plugin {ep.name!r} ({ep.value}, from {dist}) failed to import: "
+                              f"{type(error).__name__}: {error}. Fix or uninstall it, or leave it out "
+                              f"with GOTA_LOAD_PLUGINS=<the plugins to load>") from error
+        pm.register(plugin, name=ep.name)
+        _check(pm, plugin, ep.name)
+        _sources[ep.name] = (ep.dist.version if ep.dist else "?", f"entry point of {dist}")
+    _check(pm, None, "bundled")
+    _manager = pm
+    return pm
+
+
+@contextlib.contextmanager
+def registered(plugin, name: str = None):
+    """Register ``plugin`` for the duration of the block (tests, notebooks)."""
+    pm = manager()
+    name = pm.register(plugin, name=name)
+    try:
+        _check(pm, plugin, name)
+        _sources[name] = ("-", "registered at run time")
+        yield plugin
+    finally:
+        if pm.is_registered(plugin):
+            pm.unregister(plugin)
+        _sources.pop(name, None)
+
+
+def registrations(kind: str) -> dict:
+    """Every registration of a kind ("opponents", "reward_modes", "policies") by name."""
+    if kind not in KINDS:
+        raise PluginError(f"unknown plugin kind {kind!r}; the kinds are {', '.join(KINDS)}")
+    pm = manager()
+    found = {}
+    for impl in reversed(getattr(pm.hook, KINDS[kind]).get_hookimpls()):   # registration order
+        plugin = impl.plugin_name
+
+        def register(name, factory, description="", _plugin=plugin):
+            if not isinstance(name, str) or not name or not callable(factory):
+                raise PluginError(f"plugin {_plugin!r} registered {kind} with name {name!r} and factory "
+                                  f"{factory!r}; register(name: str, factory: callable, description='')")
+            if name in found:
+                raise PluginError(f"{kind[:-1].replace('_', ' ')} {name!r} is registered twice: by plugin "
+                                  f"{found[name].plugin!r} and by plugin {_plugin!r}; rename one or leave one "
+                                  f"out (GOTA_LOAD_PLUGINS)")
+            found[name] = Registration(name, factory, description, _plugin)
+
+        try:
+            impl.function(register=register)
+        except PluginError:
+            raise
+        except Exception as error:
+            raise PluginError(f"plugin {plugin!r} raised in {KINDS[kind]}: {type(error).__name__}: {error}") \
+                from error
+    return found
+
+
+def names(kind: str) -> list:
+    return sorted(registrations(kind))
+
+
+def create(kind: str, name: str, **options):
+    """Build the registered ``name`` of ``kind`` with ``options``."""
+    found = registrations(kind)
+    if name not in found:
+        known = ", ".join(sorted(found)) or "none"
+        raise PluginError(f"unknown {kind[:-1].replace('_', ' ')} {name!r}; the known ones are: {known} "
+                          f"(installed plugins add more: see `python -m gota_arena plugins`)")
+    entry = found[name]
+    try:
+        return entry.factory(**options)
+    except TypeError as error:
+        raise PluginError(f"{kind[:-1].replace('_', ' ')} {name!r} (plugin {entry.plugin!r}) rejected its "
+                          f"options {options}: {error}") from error
+
+
+def opponent(name: str, **options):
+    return create("opponents", name, **options)
+
+
+def reward_mode(name: str, **options):
+    return create("reward_modes", name, **options)
+
+
+def policy(name: str, **options):
+    return create("policies", name, **options)
+
+
+def describe() -> list:
+    """One dict per loaded plugin: name, version, source, hooks and what it registers."""
+    pm = manager()
+    rows = []
+    regs = {kind: registrations(kind) for kind in KINDS}
+    for name, plugin in pm.list_name_plugin():
+        version, source = _sources.get(name, ("-", "?"))
+        hooks = sorted(h.name for h in pm.get_hookcallers(plugin) or ())
+        registers = {kind: sorted(r.name for r in regs[kind].values() if r.plugin == name) for kind in KINDS}
+        rows.append({"name": name, "version": version, "source": source, "hooks": hooks, "registers": registers})
+    return rows
+
+
+__all__ = ["manager", "registered", "registrations", "names", "create", "opponent", "reward_mode", "policy",
+           "describe", "Registration", "BUILTIN_PLUGINS", "ENTRY_POINT_GROUP"]

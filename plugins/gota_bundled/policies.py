@@ -1,0 +1,47 @@
+"""The bundled policy adapters: random (numpy) here; mlp and lstm (torch) are
+registered from gota_arena.train.nets when torch is installed."""
+import numpy as np
+
+from gota_arena import hookimpl
+from gota_arena.masking import USES, ability_mask, item_mask, sample_actions, target_mask, verb_mask
+from gota_arena.policies import PolicyOutput
+
+
+class RandomPolicy:
+    """Uniformly random legal actions from the conditional mask; value 0."""
+
+    adapter = "random"
+
+    def __init__(self, seed: int = 0):
+        self.config = {"seed": int(seed)}
+        self._rng = np.random.default_rng(seed)
+
+    def initial_state(self, n):
+        return None
+
+    def act(self, obs, masks, state=None, episode_start=None, deterministic=False):
+        actions = sample_actions(masks, self._rng)
+        return PolicyOutput(actions, self.log_prob(masks, actions), np.zeros(len(masks), np.float32), None)
+
+    @staticmethod
+    def log_prob(masks, actions):
+        """log-probability of each action under uniform sampling of its used heads."""
+        verbs, abilities = actions[:, 0].astype(np.int64), actions[:, 3].astype(np.int64)
+        logp = -np.log(verb_mask(masks).sum(1))
+        logp -= np.log(ability_mask(masks, verbs).sum(1)) * USES[verbs, 3]
+        logp -= np.log(item_mask(masks, verbs).sum(1)) * USES[verbs, 4]
+        logp -= np.log(target_mask(masks, verbs, abilities).sum(1)) * USES[verbs, 1]
+        logp -= np.log(49.0) * USES[verbs, 2]
+        return logp.astype(np.float32)
+
+    def state_dict(self):
+        return {}
+
+    def load_state_dict(self, weights):
+        if weights:
+            raise ValueError(f"the random policy has no weights, got {sorted(weights)}")
+
+
+@hookimpl
+def gota_register_policies(register):
+    register("random", RandomPolicy, "uniformly random legal actions (a baseline; no weights)")
