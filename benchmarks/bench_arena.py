@@ -2,15 +2,15 @@
 
 Self-play arena (64 lanes, 10 agents each, action_ticks 4, observations and
 conditional masks written every step) driven by uniformly random *masked*
-actions: verb among the allowed verbs, then the ability or item the verb uses
-among the allowed ones, then the target among the allowed slots of the verb's
-target row; the point head is unmasked. The same trajectory (same seeds, same
+actions (gota_arena.masking.sample_actions: verb among the allowed verbs, then
+the ability or item the verb uses among the allowed ones, then the target among
+the allowed slots of the verb's target row; the point head is unmasked). The same trajectory (same seeds, same
 sampler seed) is timed with threads=1 and threads=2: after a warm-up, several
 repetitions of a fixed number of steps; the medians are reported for the arena
 (time inside ``Arena.step`` only), the sampler alone and the whole loop. Memory
 per lane is the RSS growth of a 256-lane arena after a few steps, over 256.
-Writes the ``## bench_arena`` section of benchmarks/RESULTS.md. Figures are
-printed, never asserted.
+Writes the ``## bench_arena`` section of benchmarks/RESULTS.md (not with
+--quick or --no-write). Figures are printed, never asserted.
 """
 import argparse
 import datetime
@@ -28,41 +28,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_sim import RESULTS, cpu_model, nproc, rss_bytes  # noqa: E402
 
 from gota_arena.arena import Arena  # noqa: E402
-from gota_arena.contract import INFO, LAYOUT  # noqa: E402
+from gota_arena.masking import sample_actions  # noqa: E402
 
 SECTION = "## bench_arena"
 TARGET_PER_CORE = 100_000     # agent-steps/s per core (issue target)
 TARGET_SCALING = 1.8          # 2 threads vs 1
 TARGET_LANE_BYTES = 2 ** 20   # per lane
-
-_VERB = LAYOUT["mask.verb"].slice()
-_CAST_TARGET = LAYOUT["mask.cast_target_ability"].slice()
-_CAST_POINT = LAYOUT["mask.cast_point_ability"].slice()
-_USE_ITEM = LAYOUT["mask.use_item"].slice()
-_USE_ITEM_AT = LAYOUT["mask.use_item_at"].slice()
-_ROWS = LAYOUT["mask.target_rows"]
-# target row read by each verb (docs/contract.md "Masks"); castTarget adds its ability; -1: none
-_ROW_OF_VERB = np.array([-1, -1, -1, 0, 1, 5, -1, 6])
-
-
-def _pick(allowed: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """A uniformly chosen allowed index per row; 0 where nothing is allowed."""
-    keys = rng.random(allowed.shape, dtype=np.float32)
-    keys[allowed == 0] = -1.0
-    return keys.argmax(axis=1)
-
-
-def sample_masked(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """Random legal actions int32 [n, 5] from conditional masks uint8 [n, 203]."""
-    n = len(masks)
-    verb = _pick(masks[:, _VERB], rng)
-    ability = _pick(np.where((verb == 5)[:, None], masks[:, _CAST_POINT], masks[:, _CAST_TARGET]), rng)
-    item = _pick(np.where((verb == 7)[:, None], masks[:, _USE_ITEM_AT], masks[:, _USE_ITEM]), rng)
-    row = _ROW_OF_VERB[verb] + np.where(verb == 4, ability, 0)
-    rows = masks[:, _ROWS.slice()].reshape(n, _ROWS.count, _ROWS.width)
-    target = np.where(row >= 0, _pick(rows[np.arange(n), np.maximum(row, 0)], rng), 0)
-    point = rng.integers(0, INFO.points, n)
-    return np.stack([verb, target, point, ability, item], axis=1).astype(np.int32)
 
 
 def timed_run(threads: int, args) -> dict:
@@ -74,14 +45,14 @@ def timed_run(threads: int, args) -> dict:
                seed=args.seed) as arena:
         out = arena.reset(args.seed)
         for _ in range(args.warmup):
-            out = arena.step(sample_masked(out.masks, rng))
+            out = arena.step(sample_actions(out.masks, rng))
         reps = []
         for _ in range(args.reps):
             t_step = t_sample = cpu_step = 0.0
             start = time.perf_counter()
             for _ in range(args.steps):
                 t0 = time.perf_counter()
-                actions = sample_masked(out.masks, rng)
+                actions = sample_actions(out.masks, rng)
                 c1, t1 = time.process_time(), time.perf_counter()
                 out = arena.step(actions)
                 t2, c2 = time.perf_counter(), time.process_time()
@@ -102,7 +73,7 @@ def lane_bytes(lanes: int, steps: int, seed: int) -> float:
     with Arena(lanes=lanes, self_play=True, seed=seed) as arena:
         out = arena.reset(seed)
         for _ in range(steps):
-            out = arena.step(sample_masked(out.masks, rng))
+            out = arena.step(sample_actions(out.masks, rng))
         after = rss_bytes()
     return (after - before) / lanes
 
@@ -131,11 +102,12 @@ def main(argv=None) -> int:
     parser.add_argument("--reps", type=int, default=5, help="repetitions (the median is reported)")
     parser.add_argument("--memory-lanes", type=int, default=256)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--quick", action="store_true", help="a short run: warm-up 20, 3 x 20 steps, 64 lanes for memory")
+    parser.add_argument("--quick", action="store_true",
+                        help="a short run (warm-up 20, 3 x 20 steps, 64 lanes for memory); writes nothing")
     parser.add_argument("--no-write", action="store_true", help="print only; leave RESULTS.md alone")
     args = parser.parse_args(argv)
     if args.quick:
-        args.warmup, args.steps, args.reps, args.memory_lanes = 20, 20, 3, 64
+        args.warmup, args.steps, args.reps, args.memory_lanes, args.no_write = 20, 20, 3, 64, True
 
     load_before = os.getloadavg()
     per_lane = lane_bytes(args.memory_lanes, 10, args.seed)

@@ -15,7 +15,7 @@ from .constants import (  # noqa: E402
 from .errors import (  # noqa: E402
     ArgumentRangeError, ArgumentTypeError, ClosedMatchError, ConfigConflictError, ConfigError, ConfigRangeError,
     ConfigTypeError, GotaBufferError, GotaError, GotaIndexError, GotaMemoryError, InternalError,
-    MatchOverError, NullPointerError, PluginError, UnknownConfigKeyError,
+    MatchOverError, NullPointerError, PluginError, ReplayError, UnknownConfigKeyError,
 )
 from .heroes import HeroInfo, SeatStats, SpellWarning, ability_name, class_name, item_name  # noqa: E402
 from .sim import Event, Match, MatchConfig, MatchInfo  # noqa: E402
@@ -31,5 +31,5 @@ __all__ = [
     "TILE", "MAP_TILES", "TICKS_PER_SECOND", "MAX_BATTLE_TICKS", "MAX_UNITS",
     "GotaError", "ConfigError", "ConfigConflictError", "UnknownConfigKeyError", "ConfigRangeError", "ConfigTypeError",
     "ArgumentRangeError", "ArgumentTypeError", "GotaIndexError", "GotaBufferError", "NullPointerError",
-    "MatchOverError", "PluginError", "GotaMemoryError", "InternalError", "ClosedMatchError",
+    "MatchOverError", "PluginError", "ReplayError", "GotaMemoryError", "InternalError", "ClosedMatchError",
 ]

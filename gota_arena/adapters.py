@@ -124,7 +124,9 @@ class GotaVectorEnv(VectorEnv):
 
     def _out(self, out) -> tuple:
         obs, masks = (out.obs.copy(), out.masks.copy()) if self.copy else (out.obs, out.masks)
-        infos = {"action_mask": masks, "action_mask_flat": flatten_masks(out.masks)}
+        everyone = np.ones(self.num_envs, dtype=bool)   # the "_key" rows of Gymnasium's vector infos
+        infos = {"action_mask": masks, "_action_mask": everyone,
+                 "action_mask_flat": flatten_masks(out.masks), "_action_mask_flat": everyone.copy()}
         return obs, infos
 
     def reset(self, *, seed: Optional[int] = None, options: Optional[dict] = None) -> tuple:

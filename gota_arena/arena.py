@@ -201,6 +201,19 @@ class Arena:
         check(lib.gota_batch_set_opponent(self._handle("Arena.set_opponent"), _int(lane, "lane"), bot),
               f"Arena.set_opponent({lane}, {opponent!r})")
 
+    def set_learner_bot(self, lane: int, bot) -> None:
+        """A bot for the lane's learner team from its next start on (evaluation:
+        bot against bot or against a Python opponent), or None for agents."""
+        bot = 0 if bot is None else bot_id(bot)
+        check(lib.gota_batch_set_learner_bot(self._handle("Arena.set_learner_bot"), _int(lane, "lane"), bot),
+              f"Arena.set_learner_bot({lane}, {bot!r})")
+
+    def set_next_seed(self, lane: int, seed) -> None:
+        """The seed of the lane's next start (its restart, or a reset), once; None withdraws it."""
+        seed = -1 if seed is None else _int(seed, "seed")
+        check(lib.gota_batch_set_next_seed(self._handle("Arena.set_next_seed"), _int(lane, "lane"), seed),
+              f"Arena.set_next_seed({lane}, {seed})", "seed must be 0..2**31-1")
+
     def lane_hash(self, lane: int) -> int:
         out = ffi.new("uint64_t *")
         check(lib.gota_batch_lane_hash(self._handle("Arena.lane_hash"), _int(lane, "lane"), out),

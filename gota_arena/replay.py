@@ -221,6 +221,7 @@ class Replay:
         data = self.to_bytes()
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
         try:
+            os.fchmod(fd, 0o644)
             with os.fdopen(fd, "wb") as f:
                 f.write(data)
                 f.flush()
@@ -247,40 +248,41 @@ class Replay:
         return path
 
     @classmethod
-    def load(cls, path) -> "Replay":
-        return load(path)
+    def load(cls, path, check_contract: bool = True) -> "Replay":
+        return load(path, check_contract)
 
     @classmethod
-    def from_bytes(cls, data: bytes, name: str = "replay data") -> "Replay":
-        return _parse(bytes(data), name)
+    def from_bytes(cls, data: bytes, name: str = "replay data", check_contract: bool = True) -> "Replay":
+        return _parse(bytes(data), name, check_contract)
 
 
 # ---- reading -------------------------------------------------------------------------
 _RERECORD = "record the match again"
 
 
-def load(path) -> Replay:
+def load(path, check_contract: bool = True) -> Replay:
     """Read and check a replay file: magic, format version, size, SHA-256, header
     fields, contract hash and the records. Raises ReplayError naming the file and
-    the problem; a returned Replay is complete and consistent."""
+    the problem; a returned Replay is complete and consistent. ``check_contract=False``
+    reads a replay of another contract (to inspect it; it cannot be replayed)."""
     path = Path(path)
     try:
         data = path.read_bytes()
     except OSError as e:
         raise ReplayError(f"replay file {path}: cannot be read ({e.strerror or e})") from None
-    replay = _parse(data, f"replay file {path}")
+    replay = _parse(data, f"replay file {path}", check_contract)
     replay.path = str(path)
     return replay
 
 
-def _parse(data: bytes, name: str) -> Replay:
+def _parse(data: bytes, name: str, check_contract: bool = True) -> Replay:
     def fail(problem: str, todo: str = _RERECORD):
         raise ReplayError(f"{name}: {problem}; {todo}")
 
     if len(data) < _HEAD.size or data[:len(MAGIC)] != MAGIC:
         fail(f"not a gota replay file (it does not start with {MAGIC!r})",
              f"replay files are written by gota_arena.replay (suffix {SUFFIX})")
-    magic, version = _HEAD.unpack_from(data)
+    _, version = _HEAD.unpack_from(data)
     if version != FORMAT_VERSION:
         newer = "a newer" if version > FORMAT_VERSION else "an older"
         fail(f"format version {version}, but this gota_arena ({__version__}) reads format version "
@@ -314,7 +316,7 @@ def _parse(data: bytes, name: str) -> Replay:
         fail(f"malformed header ({type(e).__name__}: {e})")
     if n_act < 0 or n_cmd < 0:
         fail("malformed header (negative record counts)")
-    if replay.contract_hash != INFO.hash or replay.contract_version != INFO.version:
+    if check_contract and (replay.contract_hash != INFO.hash or replay.contract_version != INFO.version):
         fail(f"recorded under contract version {replay.contract_version} hash {_hex(replay.contract_hash)}, "
              f"this build has version {INFO.version} hash {_hex(INFO.hash)}: its action heads would decode "
              "differently", f"replay it with the gota_arena that recorded it (package {replay.package_version})")
@@ -657,16 +659,6 @@ def play(r, on_decision: Optional[Callable[[Decision], None]] = None, verify_fir
 
 
 # ---- recording -------------------------------------------------------------------------
-def _thin(hashes, every: int) -> tuple:
-    """One (tick, hash) per ``every`` ticks: the first of each span of ticks."""
-    out, span = [], -1
-    for tick, h in hashes:
-        if every <= 0 or tick // every != span:
-            out.append((int(tick), int(h)))
-            span = tick // every if every > 0 else span
-    return tuple(out)
-
-
 def _canonical_heads(heads) -> Optional[np.ndarray]:
     """Heads as stored: None for a noop (verb 0: issues nothing, never recorded),
     else uint8 with any out-of-range head as OUT_OF_RANGE (which decodes the same:
@@ -705,6 +697,10 @@ class RecordingMatch(Match):
         self._begin(dataclasses.asdict(self.config))
 
     def _begin(self, config: dict) -> None:
+        with Match.from_config(config) as probe:
+            if _config_bytes(probe._handle("RecordingMatch")) != _config_bytes(self._handle("RecordingMatch")):
+                raise ReplayError(f"RecordingMatch: the match's config has a field that the simulator's key list "
+                                  f"(gota_config_keys) does not name, so it cannot be recorded: {config}")
         self._rec_config = config
         self._rec_bots = tuple(bot_names()[int(config[f"bot_{s}"])] for s in range(SEATS))
         self._rec_classes = tuple(self.hero(s).hero_class for s in range(SEATS)) if config["heroes"] else ()
@@ -719,7 +715,7 @@ class RecordingMatch(Match):
         if tick != self._rec_tick:
             every = getattr(self, "_checkpoint_ticks", DEFAULT_CHECKPOINT_TICKS)
             last = self._rec_hashes[-1][0]
-            if every > 0 and tick // every != last // every:
+            if every <= 0 or tick // every != last // every:
                 self._rec_hashes.append((tick, self.hash()))
             self._rec_tick = tick
         return tick
@@ -784,7 +780,7 @@ class _Episode:
     start_hash: int
     source: dict
     tick: int = 0
-    hashes: list = field(default_factory=list)     # (decision tick, hash before its actions)
+    hashes: list = field(default_factory=list)     # checkpoints: (decision tick, hash before its actions)
     chunks: list = field(default_factory=list)     # ACTION_DTYPE arrays
 
 
@@ -796,12 +792,15 @@ class ArenaRecorder:
     Drive the arena through the recorder (``reset``, ``step``), or call the hooks
     around your own calls: ``after_reset()`` after ``arena.reset``,
     ``before_step(actions)`` and ``after_step()`` around ``arena.step``. A lane is
-    recorded from its next start at tick 0. When a recorded lane finishes (the
-    arena restarts it inside the step, so its last state is gone), the recorder
-    replays the episode in a Match, checks the state hash of every decision and
-    the lane's final stats and reward signals, and takes the final hash from that
-    replay. ``on_error="warn"`` drops an episode that fails this with a warning
-    instead of raising ReplayError.
+    recorded from its next start at tick 0. Per step the recorder keeps the
+    applied actions (rows played from outside, hero alive, verb not noop) and,
+    once per ``checkpoint_ticks`` (0: every decision), the lane's state hash. When
+    a recorded lane finishes (the arena restarts it inside the step, so its last
+    state is gone), the recorder replays the episode in a Match, checks every
+    checkpoint and the lane's final stats and reward signals, and takes the final
+    hash from that replay (about 2 s for a full 28,800-tick match).
+    ``on_error="warn"`` drops an episode that fails this with a warning instead of
+    raising ReplayError (after the step's other lanes were taken).
 
     The lane's config is read from the lane's own match; ``match_config`` (every
     key but seed and bots) overrides it. Either way it is checked against the
@@ -901,7 +900,7 @@ class ArenaRecorder:
     def after_step(self) -> list:
         """Take the step's results; returns the Replays finished in this step."""
         pending, self._pending = self._pending, None
-        finished = []
+        ended = []
         stats, signals = self.arena.stats, self.arena.signals
         for i in self.lanes:
             ep = self._episodes[i]
@@ -912,16 +911,28 @@ class ArenaRecorder:
             if ep is not None:
                 ep.chunks.append(pending[i])
                 if done:
-                    r = self._finish(ep, stats[i].copy(), signals[i].copy())
-                    if r is not None:
-                        finished.append(r)
+                    ended.append((ep, stats[i].copy(), signals[i].copy()))
                 else:
                     ep.tick = self.arena.lane(i)["tick"]
-                    ep.hashes.append((ep.tick, self.arena.lane_hash(i)))
+                    every, last = self.checkpoint_ticks, ep.hashes[-1][0]
+                    if every <= 0 or ep.tick // every != last // every:
+                        ep.hashes.append((ep.tick, self.arena.lane_hash(i)))
             if done or ep is None:
                 self._episodes[i] = None
                 if self.arena.lane(i)["tick"] == 0:
                     self._start(i)
+        # every lane is in step again before the finished episodes are checked (and may raise)
+        finished, error = [], None
+        for ep, st, sig in ended:
+            try:
+                r = self._finish(ep, st, sig)
+            except ReplayError as e:
+                error = error or e
+                continue
+            if r is not None:
+                finished.append(r)
+        if error is not None:
+            raise error
         return finished
 
     # ---- internals ----
@@ -1019,7 +1030,6 @@ class ArenaRecorder:
             warnings.warn(f"ArenaRecorder: lane {ep.lane} seed {ep.seed} not saved: {e}", RuntimeWarning,
                           stacklevel=3)
             return None
-        r.checkpoints = _thin(ep.hashes, self.checkpoint_ticks)
         if self.directory is not None:
             path = r.save(self.directory / f"{self.prefix}seed{ep.seed:010d}{SUFFIX}")
             self.paths.append(path)

@@ -53,7 +53,7 @@ static int lane_start(GotaBatch *b, BatchLane *L, int64_t seed)
                                                  : b->opponents[(seed / 10) % b->opponent_count];
     cfg.seed = seed;
     for (int k = 0; k < GOTA_SEATS; k++)
-        cfg.bot[k] = k / 5 == learner ? GOTA_BOT_EXTERNAL : opponent;
+        cfg.bot[k] = k / 5 == learner ? L->learner_bot : opponent;
     int err = GOTA_OK;
     GotaMatch *m = gota_match_new(&cfg, &err);
     if (!m) return err != GOTA_OK ? err : GOTA_ERR_INTERNAL;
@@ -62,6 +62,7 @@ static int lane_start(GotaBatch *b, BatchLane *L, int64_t seed)
     L->seed = seed;
     L->learner_team = learner;
     L->opponent = opponent;
+    L->learner_bot_now = L->learner_bot;
     for (int t = 0; t < 2; t++) L->potential[t] = lane_team_score(m, t, NULL);
     return GOTA_OK;
 }
@@ -137,10 +138,11 @@ static void lane_finish_stats(const BatchLane *L, GotaLaneStats *st)
 }
 
 /* Agent j of a lane is played by a bot: an other-team row of a self-play lane
- * whose opponent was set to a bot (gota_batch_set_opponent). */
+ * whose opponent was set to a bot (gota_batch_set_opponent), or a learner-team
+ * row while the lane's learner team is a bot (gota_batch_set_learner_bot). */
 static int lane_row_is_bot(const BatchLane *L, int32_t j)
 {
-    return j >= 5 && L->opponent != GOTA_BOT_EXTERNAL;
+    return (j >= 5 ? L->opponent : L->learner_bot_now) != GOTA_BOT_EXTERNAL;
 }
 
 /* Observations and masks of every agent of lane i for the current state; a
@@ -184,7 +186,8 @@ static void lane_zero_outputs(const GotaBatch *b, int32_t i)
 static int lane_reset(GotaBatch *b, int32_t i)
 {
     BatchLane *L = &b->lane[i];
-    int64_t seed = b->job_seed < 0 ? L->seed + b->lanes : b->job_seed * b->lanes + i;
+    int64_t seed = L->next_seed >= 0 ? L->next_seed : b->job_seed < 0 ? L->seed + b->lanes : b->job_seed * b->lanes + i;
+    L->next_seed = -1;
     int err = lane_start(b, L, seed);
     lane_zero_outputs(b, i);
     if (err != GOTA_OK) return err;
@@ -228,7 +231,9 @@ static int lane_step(GotaBatch *b, int32_t i)
     }
     if (finished) {
         lane_finish_stats(L, &b->io.stats[i]);
-        int err = lane_start(b, L, L->seed + b->lanes);
+        int64_t seed = L->next_seed >= 0 ? L->next_seed : L->seed + b->lanes;
+        L->next_seed = -1;
+        int err = lane_start(b, L, seed);
         if (err != GOTA_OK) return err;
     }
     lane_observe(b, i);
@@ -395,6 +400,7 @@ GotaBatch *gota_batch_new(const GotaConfig *base, int32_t lanes, int32_t action_
         /* seeded as reset(0); serial, so the shared map is built before any worker runs */
         for (int32_t i = 0; i < lanes && code == GOTA_OK; i++) {
             b->lane[i].opponent_override = -1;
+            b->lane[i].next_seed = -1;
             code = lane_start(b, &b->lane[i], i);
         }
     }
@@ -491,6 +497,24 @@ int gota_batch_set_opponent(GotaBatch *b, int32_t lane, int32_t bot)
     if (lane < 0 || lane >= b->lanes) return GOTA_ERR_INDEX;
     if (bot < -1 || bot >= GOTA_BOTS || (bot == GOTA_BOT_EXTERNAL && !b->self_play)) return GOTA_ERR_RANGE;
     b->lane[lane].opponent_override = bot;
+    return GOTA_OK;
+}
+
+int gota_batch_set_learner_bot(GotaBatch *b, int32_t lane, int32_t bot)
+{
+    if (!b) return GOTA_ERR_NULL;
+    if (lane < 0 || lane >= b->lanes) return GOTA_ERR_INDEX;
+    if (bot < GOTA_BOT_EXTERNAL || bot >= GOTA_BOTS) return GOTA_ERR_RANGE;
+    b->lane[lane].learner_bot = bot;
+    return GOTA_OK;
+}
+
+int gota_batch_set_next_seed(GotaBatch *b, int32_t lane, int64_t seed)
+{
+    if (!b) return GOTA_ERR_NULL;
+    if (lane < 0 || lane >= b->lanes) return GOTA_ERR_INDEX;
+    if (seed < -1 || seed > INT32_MAX) return GOTA_ERR_RANGE;
+    b->lane[lane].next_seed = seed;
     return GOTA_OK;
 }
 

@@ -20,6 +20,9 @@ typedef struct {
     int32_t learner_team;     /* GOTA_TEAM_* */
     int32_t opponent;         /* GOTA_BOT_* of the other team, 0 when its rows are agents */
     int32_t opponent_override;/* gota_batch_set_opponent: the bot of later starts, -1 = default */
+    int32_t learner_bot;      /* gota_batch_set_learner_bot: the learner team's bot, 0 = agents */
+    int32_t learner_bot_now;  /* the learner team's bot in the running episode */
+    int64_t next_seed;        /* gota_batch_set_next_seed: the next start's seed once, -1 = default */
     int64_t potential[2];     /* leaderboard potential per team, at the last decision */
     int err;                  /* this lane's code of the current job */
 } BatchLane;

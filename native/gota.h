@@ -171,6 +171,8 @@ int gota_match_reset(GotaMatch *m, int64_t seed);
  * match had already ended. */
 int gota_match_step(GotaMatch *m, int32_t ticks, int32_t *ran);
 int gota_match_info(const GotaMatch *m, GotaMatchInfo *out);
+/* The config the match was created with (the seed and bot keys as played). */
+int gota_match_config(const GotaMatch *m, GotaConfig *out);
 /* 64-bit hash of every authoritative field, folded field by field. */
 int gota_match_hash(const GotaMatch *m, uint64_t *out);
 /* Zero-copy view of the unit table: *units points at GOTA_MAX_UNITS slots,
@@ -477,6 +479,14 @@ int gota_batch_lane(const GotaBatch *b, int32_t lane, GotaBatchLane *out);
  * a bot keeps its 10 rows: the bot's rows observe zeros, allow only noop and
  * their actions are ignored. GOTA_ERR_RANGE for another value. */
 int gota_batch_set_opponent(GotaBatch *b, int32_t lane, int32_t bot);
+/* The learner team's bot from the lane's next start on: 1..6, or 0 (default:
+ * the learner team's rows are agents). Its rows then observe zeros, allow
+ * only noop and their actions are ignored. For evaluation: bot against bot,
+ * or a bot against a Python policy playing the other team. */
+int gota_batch_set_learner_bot(GotaBatch *b, int32_t lane, int32_t bot);
+/* The seed of the lane's next start (its restart after it finishes, or a
+ * reset), once; -1 withdraws it. 0..INT32_MAX. */
+int gota_batch_set_next_seed(GotaBatch *b, int32_t lane, int64_t seed);
 /* The state hash of a lane's current match. */
 int gota_batch_lane_hash(const GotaBatch *b, int32_t lane, uint64_t *out);
 /* The agent's lane and seat: GOTA_ERR_INDEX past the end. */

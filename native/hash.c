@@ -85,6 +85,7 @@ uint64_t match_hash(const GotaMatch *m)
 {
     Hasher s = {0xCBF29CE484222325ull};
     fold(&s, m->cfg.seed); fold(&s, m->cfg.max_ticks); fold(&s, m->cfg.wave_interval);
+    if (m->cfg.upkeep) fold(&s, m->cfg.upkeep);   /* only when on: older golden hashes stay valid */
     fold(&s, m->tick); fold(&s, m->result); fold(&s, m->winner);
     fold(&s, (int64_t)m->rng); fold(&s, m->next_id); fold(&s, m->lane_creeps);
     fold(&s, m->nav.revision); fold(&s, m->event_next);

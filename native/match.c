@@ -76,7 +76,7 @@ int gota_config_get(const GotaConfig *cfg, const char *key, int64_t *value)
 
 const char *gota_config_keys(void)
 {
-    return "seed max_ticks wave_interval heroes class_0 class_1 class_2 class_3 class_4 "
+    return "seed max_ticks wave_interval heroes upkeep class_0 class_1 class_2 class_3 class_4 "
            "class_5 class_6 class_7 class_8 class_9 "
            "bot_0 bot_1 bot_2 bot_3 bot_4 bot_5 bot_6 bot_7 bot_8 bot_9";
 }
@@ -355,6 +355,13 @@ int gota_match_step(GotaMatch *m, int32_t ticks, int32_t *ran)
 }
 
 /* ---- inspection --------------------------------------------------------- */
+int gota_match_config(const GotaMatch *m, GotaConfig *out)
+{
+    if (!m || !out) return GOTA_ERR_NULL;
+    *out = m->cfg;
+    return GOTA_OK;
+}
+
 int gota_match_info(const GotaMatch *m, GotaMatchInfo *out)
 {
     if (!m || !out) return GOTA_ERR_NULL;

@@ -52,7 +52,7 @@ def test_unknown_config_key_lists_known_keys():
 
 
 def test_config_keys_come_from_c():
-    keys = (["seed", "max_ticks", "wave_interval", "heroes"] + [f"class_{s}" for s in range(10)]
+    keys = (["seed", "max_ticks", "wave_interval", "heroes", "upkeep"] + [f"class_{s}" for s in range(10)]
             + [f"bot_{s}" for s in range(10)])
     assert config_keys() == keys
     assert list(MatchConfig.__dataclass_fields__) == keys

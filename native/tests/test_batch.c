@@ -469,6 +469,45 @@ static void test_set_opponent(void)
     gota_batch_free(b);
 }
 
+/* A bot on the learner team and a chosen next seed: bot against bot, on the
+ * seed asked for, once. */
+static void test_learner_bot_and_seed(void)
+{
+    const int32_t opp[1] = { GOTA_BOT_BASE };
+    GotaBatch *b = make(2, 24, 1, 1, opp, 1, 240);
+    Bufs f;
+    bufs_alloc(&f, b);
+    GotaBatchLane ln;
+    const GotaMatch *m = NULL;
+    CHECK_EQ(gota_batch_set_learner_bot(b, 0, GOTA_BOTS), GOTA_ERR_RANGE);
+    CHECK_EQ(gota_batch_set_next_seed(b, 0, -2), GOTA_ERR_RANGE);
+    CHECK_EQ(gota_batch_set_learner_bot(b, 0, GOTA_BOT_IDLE), GOTA_OK);
+    CHECK_EQ(gota_batch_set_opponent(b, 0, GOTA_BOT_BASE), GOTA_OK);
+    CHECK_EQ(gota_batch_set_next_seed(b, 0, 1234), GOTA_OK);
+    CHECK_EQ(gota_batch_reset(b, 0, &f.io), GOTA_OK);
+    gota_batch_lane(b, 0, &ln);
+    CHECK_EQ(ln.seed, 1234);
+    gota_batch_lane_match(b, 0, &m);
+    for (int k = 0; k < 10; k++)
+        CHECK_EQ(m->cfg.bot[k], k / 5 == ln.learner_team ? GOTA_BOT_IDLE : GOTA_BOT_BASE);
+    int mask_sum = 0;
+    for (int k = 0; k < 10 * MASK_SIZE; k++) mask_sum += f.io.masks[k];
+    CHECK_EQ(mask_sum, 10);   /* every row of lane 0 is a bot's: noop only */
+    gota_batch_lane(b, 1, &ln);
+    CHECK_EQ(ln.seed, 1);
+    CHECK_EQ(gota_batch_set_next_seed(b, 1, 77), GOTA_OK);
+    int32_t *actions = calloc((size_t)20 * CONTRACT_HEADS, sizeof *actions);
+    for (int s = 0; s < 10; s++) CHECK_EQ(gota_batch_step(b, actions, 20 * CONTRACT_HEADS, &f.io), GOTA_OK);
+    CHECK_EQ(f.io.stats[1].finished, 1);
+    gota_batch_lane(b, 1, &ln);
+    CHECK_EQ(ln.seed, 77);        /* the restart took the chosen seed */
+    gota_batch_lane(b, 0, &ln);
+    CHECK_EQ(ln.seed, 1234 + 2);  /* no seed chosen: the lane's own sequence */
+    free(actions);
+    bufs_free(&f);
+    gota_batch_free(b);
+}
+
 int main(void)
 {
     test_counts();
@@ -479,5 +518,6 @@ int main(void)
     test_threads();
     test_bad_inputs();
     test_set_opponent();
+    test_learner_bot_and_seed();
     return check_report("test_batch");
 }
