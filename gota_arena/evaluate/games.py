@@ -1,0 +1,154 @@
+"""Play a list of games on one arena, every lane busy, every core used.
+
+A ``Game`` is (seed, red entrant, blue entrant). Each lane plays one game after
+another: its next game's controllers and seed are set when its current game
+begins (the lane restarts inside the step that ends a game). For each team:
+a native bot is set in the simulator (``set_learner_bot`` / ``set_opponent``);
+a Python entrant gets that team's rows every step. The seed fixes which team is
+the arena's "learner" team, so the red and blue entrants are mapped onto the
+learner and other team per game. Lanes with nothing left to play run ``idle``
+against ``idle`` until the last game ends, and their results are ignored.
+
+A game's result depends only on its seed and its two entrants (lanes are
+isolated, bots are seeded, checkpoints play greedily), not on the lane or the
+batch it ran in: results can be cached and resumed.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Dict, Iterable, List
+
+import numpy as np
+
+from ..arena import Arena
+from ..opponents import Opponent, SeatBatch, check_actions
+from ..rewards import OUTCOME, TEAM_SCORE, TEAM_XP
+
+RESULTS = {1: "win", 2: "draw", 3: "timeout"}
+
+
+@dataclass(frozen=True)
+class Game:
+    seed: int
+    red: str
+    blue: str
+
+    @property
+    def key(self) -> str:
+        return f"{self.seed}:{self.red}:{self.blue}"
+
+
+def learner_team(seed: int) -> int:
+    return (seed % 10) // 5
+
+
+class _Lane:
+    def __init__(self):
+        self.game = None       # running
+        self.pending = None    # the next start's game
+        self.controllers = (None, None)   # (learner team, other team) of the running game
+
+
+def play(games: List[Game], entrants: Dict[str, Opponent], lanes: int, threads: int = 0, action_ticks: int = 4,
+         max_ticks: int = 28_800, on_result: Callable[[dict], None] = None) -> List[dict]:
+    """Play every game; returns one result dict per game (in finishing order)."""
+    queue = list(games)
+    results = []
+    if not queue:
+        return results
+    lanes = max(1, min(lanes, len(queue)))
+    with Arena(lanes=lanes, action_ticks=action_ticks, self_play=True, threads=threads, max_ticks=max_ticks) as arena:
+        state = [_Lane() for _ in range(lanes)]
+
+        def plan(lane: int) -> None:
+            """Controllers and seed of the lane's next start."""
+            game = queue.pop(0) if queue else None
+            state[lane].pending = game
+            if game is None:
+                arena.set_learner_bot(lane, "idle")
+                arena.set_opponent(lane, "idle")
+                return
+            red, blue = entrants[game.red], entrants[game.blue]
+            mine, other = (red, blue) if learner_team(game.seed) == 0 else (blue, red)
+            arena.set_learner_bot(lane, mine.bot)
+            arena.set_opponent(lane, other.bot or "external")
+            arena.set_next_seed(lane, game.seed)
+
+        def begin(lane: int) -> None:
+            s = state[lane]
+            s.game = s.pending
+            if s.game is not None:
+                red, blue = entrants[s.game.red], entrants[s.game.blue]
+                s.controllers = (red, blue) if learner_team(s.game.seed) == 0 else (blue, red)
+            plan(lane)
+
+        for lane in range(lanes):
+            plan(lane)
+        arena.reset(-1)
+        starts = np.ones(lanes, dtype=bool)
+        for lane in range(lanes):
+            begin(lane)
+        actions = np.zeros((arena.agents, 5), dtype=np.int32)
+        while any(s.game is not None for s in state):
+            actions[:] = 0
+            for opponent, rows in _python_rows(state).items():
+                rows = np.asarray(rows, dtype=np.int64)
+                seats = SeatBatch(arena.obs[rows], arena.masks[rows], rows // 10, rows // 10 * 10 + rows % 10,
+                                  starts[rows // 10])
+                actions[rows] = check_actions(opponent.name, opponent.act(seats), seats.masks)
+            out = arena.step(actions)
+            starts[:] = False
+            for lane in np.flatnonzero(out.stats["finished"]).tolist():
+                game = state[lane].game
+                if game is not None:
+                    result = _result(game, out.stats[lane], out.signals[lane])
+                    results.append(result)
+                    if on_result:
+                        on_result(result)
+                starts[lane] = True
+                begin(lane)
+    return results
+
+
+def _python_rows(state) -> dict:
+    """Rows of every Python entrant, grouped by entrant, over the running games."""
+    groups = {}
+    for lane, s in enumerate(state):
+        if s.game is None:
+            continue
+        for side, controller in enumerate(s.controllers):
+            if controller.bot is None:
+                groups.setdefault(controller, []).extend(range(lane * 10 + side * 5, lane * 10 + side * 5 + 5))
+    return groups
+
+
+def _result(game: Game, stats, signals) -> dict:
+    result = int(stats["result"])
+    outcome = [int(signals[t, OUTCOME]) for t in (0, 1)]
+    score = [int(signals[t, TEAM_SCORE]) for t in (0, 1)]
+    xp = [int(signals[t, TEAM_XP]) for t in (0, 1)]
+    winner = "red" if outcome[0] == 1 else "blue" if outcome[1] == 1 else None
+    return {"key": game.key, "seed": game.seed, "red": game.red, "blue": game.blue,
+            "result": RESULTS.get(result, str(result)), "winner": winner, "ticks": int(stats["ticks"]),
+            "red_score": score[0], "blue_score": score[1], "red_xp": xp[0], "blue_xp": xp[1],
+            "red_glory": score[0] if winner == "red" else 0, "blue_glory": score[1] if winner == "blue" else 0}
+
+
+def schedule(names: Iterable[str], games_per_pairing: int, seed: int, against: Iterable[str] = ()) -> List[Game]:
+    """Each pairing (each against each, or each against the ``against`` set) on
+    ``games_per_pairing`` seeds, every seed played from both sides."""
+    names = list(names)
+    fixed = list(against)
+    if fixed:
+        pairs = [(a, b) for a in names if a not in fixed for b in fixed]
+    else:
+        pairs = [(a, b) for i, a in enumerate(names) for b in names[i + 1:]]
+    games = []
+    for p, (a, b) in enumerate(pairs):
+        for k in range(games_per_pairing):
+            s = seed + 10 * (p * games_per_pairing + k)
+            games += [Game(s, a, b), Game(s, b, a)]
+    return games
+
+
+__all__ = ["Game", "play", "schedule", "learner_team"]

@@ -1,0 +1,105 @@
+"""The leaderboard evaluator (gota_arena.evaluate)."""
+import json
+import math
+
+import pytest
+
+from gota_arena import plugins
+from gota_arena.evaluate import Leaderboard
+from gota_arena.evaluate.games import Game, schedule
+from gota_arena.evaluate.ratings import table, wilson
+from gota_arena.policies import save_policy
+
+LADDER = dict(entrants=["idle", "random", "base"], games_per_pairing=1, lanes=6, max_ticks=7200)
+
+
+@pytest.fixture(scope="module")
+def ladder(tmp_path_factory):
+    out = tmp_path_factory.mktemp("ladder")
+    return out, Leaderboard(**LADDER).run(str(out), quiet=True)
+
+
+def test_known_ladder_is_ranked(ladder):
+    out, rows = ladder
+    assert [r["entrant"] for r in rows] == ["base", "random", "idle"]
+    assert all(r["games"] == 4 for r in rows)
+    for name in ("leaderboard.csv", "leaderboard.json", "leaderboard.md", "leaderboard.png", "games.jsonl"):
+        assert (out / name).stat().st_size > 0
+    saved = json.loads((out / "leaderboard.json").read_text())
+    assert saved["table"][0]["entrant"] == "base"
+    assert sum(saved["matrix"]["base"]["idle"]) == 2
+
+
+def test_resume_plays_nothing_again_and_is_deterministic(ladder, tmp_path):
+    out, rows = ladder
+    lines = (out / "games.jsonl").read_text().splitlines()
+    again = Leaderboard(**LADDER).run(str(out), quiet=True)
+    assert (out / "games.jsonl").read_text().splitlines() == lines   # nothing replayed
+    assert again == rows
+    # an interrupted run: half the games logged (and a torn last line) -> the rest is played, same table
+    (tmp_path / "games.jsonl").write_text("\n".join(lines[:3]) + "\n{\"key\": \"torn")
+    resumed = Leaderboard(**LADDER).run(str(tmp_path), quiet=True)
+    assert resumed == rows
+
+
+def test_schedule_plays_each_seed_from_both_sides():
+    games = schedule(["a", "b", "c"], 2, 100)
+    assert len(games) == 3 * 2 * 2
+    by_seed = {}
+    for g in games:
+        by_seed.setdefault(g.seed, []).append((g.red, g.blue))
+    assert all(len(v) == 2 and v[0] == v[1][::-1] for v in by_seed.values())
+    fixed = schedule(["a", "b", "base"], 1, 0, against=["base"])
+    assert {(g.red, g.blue) for g in fixed} == {("a", "base"), ("base", "a"), ("b", "base"), ("base", "b")}
+
+
+def test_wilson_interval():
+    lo, hi = wilson(8, 10)
+    assert math.isclose(lo, 0.4902, abs_tol=1e-3) and math.isclose(hi, 0.9433, abs_tol=1e-3)
+    assert wilson(0, 0) == (0.0, 0.0)
+
+
+def test_table_counts_and_order():
+    results = [
+        {"key": "1", "red": "a", "blue": "b", "winner": "red", "result": "win", "red_score": 900, "blue_score": 100,
+         "red_glory": 900, "blue_glory": 0},
+        {"key": "2", "red": "b", "blue": "a", "winner": None, "result": "timeout", "red_score": 0, "blue_score": 0,
+         "red_glory": 0, "blue_glory": 0},
+    ]
+    rows = table(["a", "b"], results)
+    a, b = rows
+    assert a["entrant"] == "a" and (a["wins"], a["losses"], a["timeouts"]) == (1, 0, 1)
+    assert (b["wins"], b["losses"], b["timeouts"]) == (0, 1, 1)
+    assert a["mean_glory"] == 450 and a["rating"] > b["rating"]
+
+
+def test_bad_checkpoints_are_left_out_and_the_rest_runs(tmp_path):
+    corrupt = tmp_path / "corrupt.safetensors"
+    corrupt.write_bytes(b"not a checkpoint")
+    foreign = tmp_path / "foreign.safetensors"
+    save_policy(plugins.policy("random"), str(foreign))
+    data = bytearray(foreign.read_bytes())
+    at = data.find(b'"contract_hash":"') + len(b'"contract_hash":"')
+    data[at:at + 4] = b"dead"
+    foreign.write_bytes(bytes(data))
+    entrants = ["idle", "base", {"name": "missing", "checkpoint": str(tmp_path / "none.safetensors")},
+                {"name": "corrupt", "checkpoint": str(corrupt)}, {"name": "foreign", "checkpoint": str(foreign)}]
+    rows = Leaderboard(entrants=entrants, games_per_pairing=1, lanes=2, max_ticks=2400).run(str(tmp_path / "lb"),
+                                                                                             quiet=True)
+    assert {r["entrant"] for r in rows} == {"base", "idle"}
+    left = json.loads((tmp_path / "lb" / "leaderboard.json").read_text())["left_out"]
+    assert "does not exist" in left["missing"]
+    assert "corrupt" in left["corrupt"] or "not a readable" in left["corrupt"]
+    assert "contract" in left["foreign"]
+
+
+def test_a_policy_checkpoint_plays(tmp_path):
+    path = tmp_path / "random.safetensors"
+    save_policy(plugins.policy("random", seed=3), str(path))
+    rows = Leaderboard(entrants=[{"name": "rand-policy", "checkpoint": str(path)}, "idle"], games_per_pairing=1,
+                       lanes=2, max_ticks=480).run(str(tmp_path / "lb"), quiet=True)
+    assert {r["entrant"] for r in rows} == {"rand-policy", "idle"} and all(r["games"] == 2 for r in rows)
+
+
+def test_game_key_names_seed_and_sides():
+    assert Game(5, "a", "b").key == "5:a:b"
