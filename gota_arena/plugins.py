@@ -5,11 +5,13 @@
     plugins.names("reward_modes")            # every registered reward mode
     with plugins.registered(my_plugin):      # an inline plugin, for tests
         ...
+    plugins.reload()                         # re-read entry points (GOTA_LOAD_PLUGINS changed)
 """
 from __future__ import annotations
 
 import contextlib
 import importlib
+import inspect
 import os
 from dataclasses import dataclass
 from importlib import metadata
@@ -24,6 +26,7 @@ BUILTIN_PLUGINS = ("gota_bundled.bots", "gota_bundled.rewards", "gota_bundled.po
 ENTRY_POINT_GROUP = "gota_arena"
 KINDS = {"opponents": "gota_register_opponents", "reward_modes": "gota_register_reward_modes",
          "policies": "gota_register_policies"}
+SINGULAR = {"opponents": "opponent", "reward_modes": "reward mode", "policies": "policy"}
 
 _manager = None
 _sources = {}   # plugin name -> (version, source)
@@ -42,13 +45,23 @@ def _selected(name: str) -> bool:
     return chosen is None or name in {n.strip() for n in chosen.split(",") if n.strip()}
 
 
-def _check(pm: pluggy.PluginManager, plugin, name: str) -> None:
+def _register(pm: pluggy.PluginManager, plugin, name) -> str:
+    """Register ``plugin``; a hook with a wrong name or signature is a PluginError."""
+    name = name or pm.get_canonical_name(plugin)
+    if pm.is_registered(plugin):
+        raise PluginError(f"plugin {name!r} is already loaded, as {pm.get_name(plugin)!r}")
+    if pm.has_plugin(name):
+        raise PluginError(f"a plugin named {name!r} is already loaded; register yours under another name, "
+                          "or leave the installed one out with GOTA_LOAD_PLUGINS")
     try:
+        pm.register(plugin, name=name)
         pm.check_pending()
     except pluggy.PluginValidationError as error:
-        pm.unregister(plugin)
+        if pm.is_registered(plugin):
+            pm.unregister(plugin)
         raise PluginError(f"plugin {name!r}: {error}; hooks are the gota_* functions of "
                           "gota_arena/hookspecs.py (see docs/plugins.md)") from None
+    return name
 
 
 def manager() -> pluggy.PluginManager:
@@ -59,7 +72,7 @@ def manager() -> pluggy.PluginManager:
     pm = pluggy.PluginManager("gota_arena")
     pm.add_hookspecs(hookspecs)
     for module in BUILTIN_PLUGINS:
-        pm.register(importlib.import_module(module), name=module)
+        _register(pm, importlib.import_module(module), module)
         _sources[module] = (__version__, "bundled")
     for ep in metadata.entry_points(group=ENTRY_POINT_GROUP):
         if not _selected(ep.name) or pm.has_plugin(ep.name):
@@ -71,21 +84,27 @@ def manager() -> pluggy.PluginManager:
             raise PluginError(f"plugin {ep.name!r} ({ep.value}, from {dist}) failed to import: "
                               f"{type(error).__name__}: {error}. Fix or uninstall it, or leave it out "
                               f"with GOTA_LOAD_PLUGINS=<the plugins to load>") from error
-        pm.register(plugin, name=ep.name)
-        _check(pm, plugin, ep.name)
+        _register(pm, plugin, ep.name)
         _sources[ep.name] = (ep.dist.version if ep.dist else "?", f"entry point of {dist}")
-    _check(pm, None, "bundled")
     _manager = pm
     return pm
+
+
+def reload() -> pluggy.PluginManager:
+    """Forget the loaded plugins and load them again: after installing one or
+    changing ``GOTA_LOAD_PLUGINS`` (tests: ``gota_arena.testing.isolated_plugins``)."""
+    global _manager
+    _manager = None
+    _sources.clear()
+    return manager()
 
 
 @contextlib.contextmanager
 def registered(plugin, name: str = None):
     """Register ``plugin`` for the duration of the block (tests, notebooks)."""
     pm = manager()
-    name = pm.register(plugin, name=name)
+    name = _register(pm, plugin, name)
     try:
-        _check(pm, plugin, name)
         _sources[name] = ("-", "registered at run time")
         yield plugin
     finally:
@@ -100,7 +119,7 @@ def registrations(kind: str) -> dict:
         raise PluginError(f"unknown plugin kind {kind!r}; the kinds are {', '.join(KINDS)}")
     pm = manager()
     found = {}
-    for impl in reversed(getattr(pm.hook, KINDS[kind]).get_hookimpls()):   # registration order
+    for impl in getattr(pm.hook, KINDS[kind]).get_hookimpls():   # registration order
         plugin = impl.plugin_name
 
         def register(name, factory, description="", _plugin=plugin):
@@ -108,7 +127,7 @@ def registrations(kind: str) -> dict:
                 raise PluginError(f"plugin {_plugin!r} registered {kind} with name {name!r} and factory "
                                   f"{factory!r}; register(name: str, factory: callable, description='')")
             if name in found:
-                raise PluginError(f"{kind[:-1].replace('_', ' ')} {name!r} is registered twice: by plugin "
+                raise PluginError(f"{SINGULAR[kind]} {name!r} is registered twice: by plugin "
                                   f"{found[name].plugin!r} and by plugin {_plugin!r}; rename one or leave one "
                                   f"out (GOTA_LOAD_PLUGINS)")
             found[name] = Registration(name, factory, description, _plugin)
@@ -127,30 +146,33 @@ def names(kind: str) -> list:
     return sorted(registrations(kind))
 
 
-def create(kind: str, name: str, **options):
+def create(kind: str, name: str, /, **options):
     """Build the registered ``name`` of ``kind`` with ``options``."""
     found = registrations(kind)
     if name not in found:
         known = ", ".join(sorted(found)) or "none"
-        raise PluginError(f"unknown {kind[:-1].replace('_', ' ')} {name!r}; the known ones are: {known} "
+        raise PluginError(f"unknown {SINGULAR[kind]} {name!r}; the known ones are: {known} "
                           f"(installed plugins add more: see `python -m gota_arena plugins`)")
     entry = found[name]
     try:
-        return entry.factory(**options)
+        inspect.signature(entry.factory).bind(**options)
     except TypeError as error:
-        raise PluginError(f"{kind[:-1].replace('_', ' ')} {name!r} (plugin {entry.plugin!r}) rejected its "
+        raise PluginError(f"{SINGULAR[kind]} {name!r} (plugin {entry.plugin!r}) rejected its "
                           f"options {options}: {error}") from error
+    except ValueError:   # no signature to check (a builtin): let the call decide
+        pass
+    return entry.factory(**options)
 
 
-def opponent(name: str, **options):
+def opponent(name: str, /, **options):
     return create("opponents", name, **options)
 
 
-def reward_mode(name: str, **options):
+def reward_mode(name: str, /, **options):
     return create("reward_modes", name, **options)
 
 
-def policy(name: str, **options):
+def policy(name: str, /, **options):
     return create("policies", name, **options)
 
 
@@ -167,5 +189,5 @@ def describe() -> list:
     return rows
 
 
-__all__ = ["manager", "registered", "registrations", "names", "create", "opponent", "reward_mode", "policy",
+__all__ = ["manager", "reload", "registered", "registrations", "names", "create", "opponent", "reward_mode", "policy",
            "describe", "Registration", "BUILTIN_PLUGINS", "ENTRY_POINT_GROUP"]
