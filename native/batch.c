@@ -59,6 +59,7 @@ static int lane_start(GotaBatch *b, BatchLane *L, int64_t seed)
     if (!m) return err != GOTA_OK ? err : GOTA_ERR_INTERNAL;
     gota_match_free(L->match);
     L->match = m;
+    nav_lend_search(&m->nav, L->search);
     L->seed = seed;
     L->learner_team = learner;
     L->opponent = opponent;
@@ -240,24 +241,37 @@ static int lane_step(GotaBatch *b, int32_t i)
     return GOTA_OK;
 }
 
-static int lane_run_job(GotaBatch *b, int job, int32_t i)
+/* Run a job on lane i with the thread's A* scratch lent to the lane's match
+ * (and to the match a restart makes), taken back before the lane is left. */
+static int lane_run_job(GotaBatch *b, int job, int32_t i, NavSearch *search)
 {
-    return job == BATCH_JOB_RESET ? lane_reset(b, i) : lane_step(b, i);
+    BatchLane *L = &b->lane[i];
+    L->search = search;
+    if (L->match) nav_lend_search(&L->match->nav, search);
+    int err = job == BATCH_JOB_RESET ? lane_reset(b, i) : lane_step(b, i);
+    if (L->match) nav_lend_search(&L->match->nav, NULL);
+    L->search = NULL;
+    return err;
 }
 
 /* ---- the thread pool ---------------------------------------------------- */
 /* Take lanes until none is left. Called and returns with the pool mutex held. */
-static void pool_drain(GotaBatch *b)
+static void pool_drain(GotaBatch *b, NavSearch *search)
 {
     BatchPool *p = &b->pool;
     int job = p->job;
     while (p->next_lane < b->lanes) {
         int32_t i = p->next_lane++;
         pthread_mutex_unlock(&p->mu);
-        b->lane[i].err = lane_run_job(b, job, i);
+        b->lane[i].err = lane_run_job(b, job, i, search);
         pthread_mutex_lock(&p->mu);
     }
 }
+
+typedef struct {
+    GotaBatch *b;
+    NavSearch *search;
+} WorkerArg;
 
 static void *pool_worker(void *arg)
 {
@@ -265,11 +279,12 @@ static void *pool_worker(void *arg)
     BatchPool *p = &b->pool;
     uint64_t seen = 0;   /* the generation at creation: jobs may start before this thread runs */
     pthread_mutex_lock(&p->mu);
+    NavSearch *search = &p->search[1 + p->started++];
     for (;;) {
         while (p->generation == seen) pthread_cond_wait(&p->wake, &p->mu);
         seen = p->generation;
         if (p->job == BATCH_JOB_EXIT) break;
-        pool_drain(b);
+        pool_drain(b, search);
         if (--p->busy == 0) pthread_cond_signal(&p->done);
     }
     pthread_mutex_unlock(&p->mu);
@@ -296,6 +311,8 @@ static int pool_start(GotaBatch *b)
         return GOTA_ERR_NOMEM;
     }
     b->pool_ready = 1;
+    p->search = calloc((size_t)b->threads, sizeof *p->search);
+    if (!p->search) return GOTA_ERR_NOMEM;
     int32_t want = b->threads - 1;
     if (want > 0) {
         p->worker = calloc((size_t)want, sizeof *p->worker);
@@ -322,8 +339,10 @@ static void pool_stop(GotaBatch *b)
     pthread_mutex_unlock(&p->mu);
     for (int32_t k = 0; k < p->workers; k++) pthread_join(p->worker[k], NULL);
     free(p->worker);
+    free(p->search);
     p->worker = NULL;
-    p->workers = 0;
+    p->search = NULL;
+    p->workers = p->started = 0;
     pthread_cond_destroy(&p->done);
     pthread_cond_destroy(&p->wake);
     pthread_mutex_destroy(&p->mu);
@@ -341,7 +360,7 @@ static int pool_run(GotaBatch *b, int job)
     p->busy = p->workers;
     p->generation++;
     if (p->workers) pthread_cond_broadcast(&p->wake);
-    pool_drain(b);
+    pool_drain(b, &p->search[0]);
     while (p->busy > 0) pthread_cond_wait(&p->done, &p->mu);
     p->job = BATCH_JOB_NONE;
     pthread_mutex_unlock(&p->mu);

@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <pthread.h>
 #include "gota.h"
+#include "nav.h"
 
 typedef struct {
     GotaMatch *match;
@@ -25,6 +26,7 @@ typedef struct {
     int64_t next_seed;        /* gota_batch_set_next_seed: the next start's seed once, -1 = default */
     int64_t potential[2];     /* leaderboard potential per team, at the last decision */
     int err;                  /* this lane's code of the current job */
+    NavSearch *search;        /* the A* scratch lent while a thread runs the lane's job */
 } BatchLane;
 
 enum { BATCH_JOB_NONE = 0, BATCH_JOB_RESET, BATCH_JOB_STEP, BATCH_JOB_EXIT };
@@ -34,7 +36,9 @@ typedef struct {
     pthread_cond_t wake;      /* workers wait here for a new job generation */
     pthread_cond_t done;      /* the caller waits here for the job to finish */
     pthread_t *worker;
+    NavSearch *search;        /* A* scratch per thread: [0] the caller's, [1 + k] worker k's */
     int32_t workers;          /* threads started (threads - 1: the caller works too) */
+    int32_t started;          /* workers that took their scratch */
     uint64_t generation;      /* bumps once per job */
     int job;                  /* BATCH_JOB_* */
     int32_t next_lane;        /* next lane to hand out */

@@ -127,6 +127,7 @@ static void match_clear(GotaMatch *m, int64_t seed)
     const MapData *map = m->map;
     const VisionTables *tables = m->vision.tables;
     GotaConfig cfg = m->cfg;
+    NavSearch *own_search = m->nav.own_search, *search = m->nav.search;   /* scratch survives a reset */
     memset(m, 0, sizeof *m);
     m->cfg = cfg;
     m->cfg.seed = seed;
@@ -136,6 +137,8 @@ static void match_clear(GotaMatch *m, int64_t seed)
     m->next_id = 1;
     rng_seed(&m->rng, seed);
     nav_init(&m->nav);
+    m->nav.own_search = own_search;
+    m->nav.search = search;
     vision_init(&m->vision, tables);
     for (int i = 0; i < GOTA_MAX_UNITS; i++) m->killer[i] = -1;
     for (int s = 0; s < SEATS; s++) m->hero_slot[s] = -1;
@@ -185,6 +188,8 @@ GotaMatch *gota_match_new(const GotaConfig *cfg, int *err)
 
 void gota_match_free(GotaMatch *m)
 {
+    if (!m) return;
+    nav_release(&m->nav);
     free(m);
 }
 

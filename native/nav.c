@@ -69,6 +69,7 @@
  * allocation, integer arithmetic only.
  */
 #include "nav.h"
+#include <stdlib.h>
 #include <string.h>
 #include "fixmath.h"
 
@@ -84,6 +85,17 @@ void nav_init(Nav *nav)
 {
     memset(nav, 0, sizeof *nav);
     for (int i = 0; i < NAV_CACHE_SIZE; i++) nav->cache[i].start = -1;
+}
+
+void nav_release(Nav *nav)
+{
+    free(nav->own_search);
+    nav->own_search = nav->search = NULL;
+}
+
+void nav_lend_search(Nav *nav, NavSearch *search)
+{
+    nav->search = search ? search : nav->own_search;
 }
 
 void nav_set_footprint(Nav *nav, const MapBuilding *b, int alive)
@@ -215,7 +227,7 @@ static uint64_t kv_make(int64_t f, uint32_t order, int tile)
 
 static int kv_tile(uint64_t kv) { return (int)(kv & ((1u << KV_TILE_BITS) - 1)); }
 
-static void heap_up(Nav *nav, int i)
+static void heap_up(NavSearch *nav, int i)
 {
     uint64_t v = nav->heap_kv[i];
     while (i > 0) {
@@ -232,7 +244,7 @@ static void heap_up(Nav *nav, int i)
 
 /* 4-ary heap. Sift down; heap_kv[n..n+2] always hold UINT64_MAX sentinels so
  * the four children can be compared without bounds tests */
-static void heap_down(Nav *nav, int i, int n)
+static void heap_down(NavSearch *nav, int i, int n)
 {
     uint64_t v = nav->heap_kv[i];
     uint64_t *h = nav->heap_kv;
@@ -256,7 +268,7 @@ static void heap_down(Nav *nav, int i, int n)
  * written to nav->heap[0..len-1] and len returned; 0 when unreachable.
  * Heap words order by f, then discovery order (unique), so the tile bits
  * never decide. A node keeps its discovery order when its g improves. */
-static int astar(Nav *nav, const MapData *map, int start, int goal)
+static int astar(const Nav *open, NavSearch *nav, const MapData *map, int start, int goal)
 {
     uint32_t s = ++nav->stamp;
     if (s == 0) {
@@ -293,7 +305,7 @@ static int astar(Nav *nav, const MapData *map, int start, int goal)
             else if (k == 1) { if (tx == 0 || !(map->edges[t - 1] & MAP_EDGE_E)) continue; nb = t - 1; }
             else if (k == 2) { if (!(ed & MAP_EDGE_S) || tz + 1 >= MAP_N) continue; nb = t + MAP_N; }
             else { if (tz == 0 || !(map->edges[t - MAP_N] & MAP_EDGE_S)) continue; nb = t - MAP_N; }
-            if (nav->closed[nb] == s || !nav_open(nav, map, nb)) continue;
+            if (nav->closed[nb] == s || !nav_open(open, map, nb)) continue;
             int32_t hn = tile_h(map, nb);
             int32_t dh = hn - ht;
             int32_t ng = gt + 32 + (dh < 0 ? -dh : dh);
@@ -353,9 +365,12 @@ static void canonical_path(Nav *nav, const MapData *map, int start, int goal, Na
 {
     out->n = 0;
     *complete = 0;
-    int len = astar(nav, map, start, goal);
+    NavSearch *search = nav->search;
+    if (!search) search = nav->search = nav->own_search = calloc(1, sizeof *nav->own_search);
+    if (!search) return;   /* out of memory: unreachable this time, never a crash */
+    int len = astar(nav, search, map, start, goal);
     if (len == 0) return;
-    const int32_t *p = nav->heap;
+    const int32_t *p = search->heap;
     if (len == 1) {
         out->x[0] = cx_of(start); out->z[0] = cz_of(start); out->n = 1;
         *complete = 1;

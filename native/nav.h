@@ -47,12 +47,9 @@ typedef struct {
     NavPath path;                   /* canonical path: pulled from the start tile centre */
 } NavCacheEntry;
 
+/* A* scratch, reused across searches (the stamp avoids clearing); about
+ * 370 KiB, so lanes share one per thread instead of carrying one each. */
 typedef struct {
-    uint8_t occupied[MAP_TILES];    /* living building footprints covering the tile */
-    int32_t revision;
-    uint32_t clock;                 /* cache use counter */
-    NavCacheEntry cache[NAV_CACHE_SIZE];
-    /* A* scratch, reused across searches (stamp avoids clearing) */
     uint32_t stamp;
     uint32_t seen[MAP_TILES];
     uint32_t closed[MAP_TILES];
@@ -64,6 +61,18 @@ typedef struct {
      * UINT64_MAX sentinel words past the end */
     uint64_t heap_kv[MAP_TILES + 4];
     int16_t heap_pos[MAP_TILES];    /* tile -> slot in heap_kv (valid while seen and open) */
+} NavSearch;
+
+typedef struct {
+    uint8_t occupied[MAP_TILES];    /* living building footprints covering the tile */
+    int32_t revision;
+    uint32_t clock;                 /* cache use counter */
+    NavCacheEntry cache[NAV_CACHE_SIZE];
+    /* A* scratch: not state. A batch lends each lane its worker thread's
+     * scratch for the duration of a job (nav_lend_search); otherwise the
+     * match allocates its own on its first search (freed by nav_release). */
+    NavSearch *search;
+    NavSearch *own_search;
 } Nav;
 
 /* A body for collision: position in/out, radius in world units. */
@@ -75,6 +84,11 @@ typedef struct {
 
 /* Reset to the static map with no footprints, revision 0, empty cache. */
 void nav_init(Nav *nav);
+/* Free the match's own search scratch (if it made one). */
+void nav_release(Nav *nav);
+/* Search with `search` (a thread's scratch) until the next call; NULL: the
+ * match's own, allocated on first use. Results never depend on which. */
+void nav_lend_search(Nav *nav, NavSearch *search);
 /* Add (alive = 1) or remove (alive = 0) a building's footprint; bumps revision. */
 void nav_set_footprint(Nav *nav, const MapBuilding *b, int alive);
 /* Tile open to walking right now. */

@@ -178,6 +178,7 @@ static void test_line_clear(void)
     CHECK(clear > 1000);
     free(r);
     free(m);
+    nav_release(nav);
     free(nav);
 }
 
@@ -219,6 +220,7 @@ static void test_shortcut_and_wall(void)
     /* no waypoint can be dropped: the start cannot see the second waypoint */
     if (n >= 2) CHECK(!nav_line_clear(nav, m, sx, sz, p.x[1], p.z[1]));
     free(m);
+    nav_release(nav);
     free(nav);
 }
 
@@ -245,10 +247,12 @@ static void test_cliff_ramp(void)
     CHECK_EQ(p.x[n - 1], gx);
     /* without the ramp the plateau is unreachable */
     m->edges[map_index(49, 80)] &= (uint8_t)~MAP_EDGE_E;
+    nav_release(nav);
     nav_init(nav);
     CHECK_EQ(nav_find_path(nav, m, sx, sz, gx, gz, &p), 0);
     CHECK_EQ(p.n, 0);
     free(m);
+    nav_release(nav);
     free(nav);
 }
 
@@ -269,6 +273,7 @@ static void test_costs_and_ties(void)
     CHECK_EQ(crossing_row(sx, sz, &p, 30), 56);
     /* a lower hill: 1280 + 64 = 1344 < 1664 */
     m->height8[map_index(30, 50)] = 8;
+    nav_release(nav);
     nav_init(nav);
     nav_find_path(nav, m, sx, sz, gx, gz, &p);
     print_path("hill 8", &p);
@@ -280,6 +285,7 @@ static void test_costs_and_ties(void)
     sz = gz = C(50);
     int sym[2] = { 46, 54 };
     wall_column(m, 30, sym, 2);
+    nav_release(nav);
     nav_init(nav);
     NavPath a, b;
     nav_find_path(nav, m, sx, sz, gx, gz, &a);
@@ -290,11 +296,13 @@ static void test_costs_and_ties(void)
         Nav *other = new_nav();
         nav_find_path(other, m, sx, sz, gx, gz, &b);
         CHECK(same_path(&a, &b));
+        nav_release(other);
         free(other);
         nav_find_path(nav, m, sx, sz, gx, gz, &b);
         CHECK(same_path(&a, &b));
     }
     free(m);
+    nav_release(nav);
     free(nav);
 }
 
@@ -320,6 +328,7 @@ static void test_blocked_goal_and_unreachable(void)
     /* walled-in goal: unreachable */
     MapData *r = field();
     for (int k = 60; k <= 70; k++) { wall(r, k, 60); wall(r, k, 70); wall(r, 60, k); wall(r, 70, k); }
+    nav_release(nav);
     nav_init(nav);
     CHECK_EQ(nav_find_path(nav, r, C(20), C(20), C(65), C(65), &p), 0);
     CHECK_EQ(p.n, 0);
@@ -331,6 +340,7 @@ static void test_blocked_goal_and_unreachable(void)
     CHECK_EQ(nav_find_path(nav, r, C(20), C(20), C(100), C(10), &p), 0);
     free(r);
     free(m);
+    nav_release(nav);
     free(nav);
 }
 
@@ -368,6 +378,7 @@ static void test_footprint_and_cache(void)
     /* a cached path is not reused across revisions: block the only gap */
     int gap = 60;
     wall_column(m, 30, &gap, 1);
+    nav_release(nav);
     nav_init(nav);
     n = nav_find_path(nav, m, C(20), C(50), C(40), C(50), &p);
     CHECK(n >= 2);
@@ -392,6 +403,7 @@ static void test_footprint_and_cache(void)
     CHECK_EQ(p.z[n - 1], C(50));
     nav_set_footprint(nav, &b, 0);
     free(m);
+    nav_release(nav);
     free(nav);
 }
 
@@ -420,6 +432,7 @@ static void test_cache_transparency(void)
     for (int rep = 0; rep < 2; rep++)
         for (int i = 0; i < N; i++) {
             nav_find_path(warm, m, q[i][0], q[i][1], q[i][2], q[i][3], &a);
+            nav_release(cold);
             nav_init(cold);
             nav_find_path(cold, m, q[i][0], q[i][1], q[i][2], q[i][3], &b);
             diff += !same_path(&a, &b);
@@ -434,6 +447,8 @@ static void test_cache_transparency(void)
     for (int i = 0; i < NAV_CACHE_SIZE; i++) used += warm->cache[i].start >= 0;
     printf("  cache transparency: %d queries, %d found, %d cache entries\n", 2 * N, found, used);
     free(m);
+    nav_release(warm);
+    nav_release(cold);
     free(warm);
     free(cold);
 }
@@ -495,6 +510,7 @@ static void test_search_speed(void)
            "%.1f us/path always cold\n", (t1 - t0) / N, (t2 - t1) / N, (t4 - t3) / N);
     CHECK(n > N / 2);
     free(m);
+    nav_release(nav);
     free(nav);
 }
 
@@ -583,6 +599,7 @@ static void test_steer(void)
     CHECK(map_world_inside(x, z));
     CHECK(z > 0);
     free(m);
+    nav_release(nav);
     free(nav);
 }
 
@@ -703,6 +720,7 @@ static void test_collide(void)
            (t1 - t0) / REPS, (t3 - t2) / REPS);
     printf("  collide dense crowd: total overlap %lld -> %lld\n", (long long)before, (long long)after);
     free(m);
+    nav_release(nav);
     free(nav);
 }
 
