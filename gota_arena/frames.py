@@ -438,6 +438,19 @@ def replay_meta(r, every: int, fog_every: int) -> dict:
 # ---- the timeline ------------------------------------------------------------------
 _TIER = {0: "outer", 1: "inner", 2: "gate", 3: "guard"}
 _TEAM = {0: "red", 1: "blue", 2: "neutral"}
+_LANE = {0: "top", 1: "mid", 2: "bottom"}
+
+
+def _who(fr: Frames, track: int) -> str:
+    """A unit as a reader names it: a hero by class and team, else its kind."""
+    if track < 0:
+        return "unknown"
+    t = fr.tracks[track]
+    kind, team = int(t["kind"]), _TEAM.get(int(t["team"]), "?")
+    if kind == Kind.HERO:
+        return f"{class_name(int(t['sub']))} ({team})"
+    return {Kind.TOWER: f"a {team} tower", Kind.CREEP: f"{team} creeps", Kind.NEUTRAL: "neutrals",
+            Kind.GOD: f"the {team} god", Kind.BARRACKS: f"{team} barracks"}.get(kind, "unknown")
 
 
 def _timeline(fr: Frames) -> list:
@@ -447,26 +460,30 @@ def _timeline(fr: Frames) -> list:
     for e in fr.events:
         kind, etype, tick = int(e["kind"]), int(e["type"]), int(e["tick"])
         team = _TEAM.get(int(e["team"]), str(int(e["team"])))
-        killer = int(e["other"])
+        unit, killer = int(e["unit"]), int(e["other"])
         killer_kind = int(tracks["kind"][killer]) if killer >= 0 else -1
-        base = {"tick": tick, "team": team, "unit": int(e["unit"]), "other": killer,
-                "x": int(e["x"]), "z": int(e["z"])}
+        by = f" by {_who(fr, killer)}" if killer >= 0 else ""
+        base = {"tick": tick, "team": team, "unit": unit, "other": killer, "x": int(e["x"]), "z": int(e["z"])}
+        lane = _LANE.get(int(tracks["lane"][unit]), "") if unit >= 0 else ""
         if etype == EventType.DEATH and kind == Kind.HERO:
-            label = "first blood" if not first_blood else "hero killed"
+            kind_name = "first_blood" if not first_blood else "kill"
             first_blood = True
-            out.append({**base, "type": "first_blood" if label == "first blood" else "kill", "label": label,
-                        "by_hero": killer_kind == Kind.HERO})
+            label = ("first blood: " if kind_name == "first_blood" else "") + f"{_who(fr, unit)} killed{by}"
+            out.append({**base, "type": kind_name, "label": label, "by_hero": killer_kind == Kind.HERO})
         elif etype == EventType.STRUCTURE:
             if kind == Kind.TOWER:
-                out.append({**base, "type": "tower", "label": f"{team} {_TIER.get(int(e['sub']), '')} tower".strip()})
+                tier = _TIER.get(int(e["sub"]), "")
+                where = f" {lane}" if lane and tier != "guard" else ""
+                out.append({**base, "type": "tower", "label": f"{team}{where} {tier} tower destroyed{by}"})
             elif kind == Kind.BARRACKS:
-                out.append({**base, "type": "barracks", "label": f"{team} barracks"})
+                where = f" {lane}" if lane else ""
+                out.append({**base, "type": "barracks", "label": f"{team}{where} barracks destroyed{by}"})
             elif kind == Kind.GOD:
-                out.append({**base, "type": "god", "label": f"{team} god falls"})
+                out.append({**base, "type": "god", "label": f"the {team} god falls" + by.replace(" by ", " to ")})
         elif etype == EventType.GAME_OVER:
             winner = int(e["value"])
             out.append({**base, "type": "end", "label": f"{_TEAM.get(winner, 'nobody')} wins" if winner >= 0
-                        else "draw / timeout"})
+                        else "the match ends without a winner"})
     return out
 
 
@@ -582,7 +599,7 @@ def map_payload() -> dict:
 
     tiles = map_tiles()
     enc = lambda a: base64.b64encode(zlib.compress(np.ascontiguousarray(a).astype(np.uint8).tobytes(), 9)).decode()
-    return {"tiles": MAP_TILES, "material": enc(tiles["material"]), "level": enc(tiles["level"].astype(np.int16) + 1),
+    return {"tiles": MAP_TILES, "tile_world": TILE, "material": enc(tiles["material"]), "level": enc(tiles["level"].astype(np.int16) + 1),
             "region": enc(tiles["region"]), "walkable": enc(tiles["walkable"]),
             "lanes": [[[int(x), int(z)] for x, z in lane_route(i)] for i in range(3)],
             "camps": [[c.x, c.z, c.tier] for c in camps()]}
