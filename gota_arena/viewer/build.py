@@ -54,10 +54,14 @@ def title_of(meta: dict) -> str:
     return f"GotA replay: seed {meta.get('seed', '?')}, {red} (red) vs {blue} (blue)"
 
 
-def html(frames: F.Frames, title: Optional[str] = None) -> str:
-    """The viewer page of ``frames`` as a string."""
+def html(frames: F.Frames, title: Optional[str] = None, fog: Optional[str] = None) -> str:
+    """The viewer page of ``frames`` as a string; ``fog`` ('red', 'blue') is the
+    view it opens with (the reader can switch)."""
+    if fog not in (None, "none", "red", "blue"):
+        raise ValueError(f"fog={fog!r}: use 'red', 'blue' or None")
     payload = frames.payload()
     payload["meta"].update(viewer_meta())
+    payload["meta"]["initial_fog"] = fog if fog in ("red", "blue") else "none"
     title = title or title_of(payload["meta"])
     page = _asset("viewer.html")
     safe_title = title.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
@@ -71,10 +75,10 @@ def html(frames: F.Frames, title: Optional[str] = None) -> str:
     return head + _script_json(payload) + tail
 
 
-def write(frames: F.Frames, path, title: Optional[str] = None) -> Path:
+def write(frames: F.Frames, path, title: Optional[str] = None, fog: Optional[str] = None) -> Path:
     """Write the page atomically; returns the path."""
     path = Path(path)
-    text = html(frames, title)
+    text = html(frames, title, fog)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent or ".")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
@@ -96,7 +100,8 @@ def default_html_path(replay_path) -> Path:
 
 
 def replay_to_html(replay, out=None, every: int = DEFAULT_EVERY, fog_every: int = DEFAULT_FOG_EVERY,
-                   start: int = 0, end: Optional[int] = None, check_rules: bool = True) -> Path:
+                   start: int = 0, end: Optional[int] = None, check_rules: bool = True,
+                   fog: Optional[str] = None) -> Path:
     """Replay a replay file (verified to its final hash) and write its viewer page
     (default: the replay's name with .html). Nothing is written for a replay
     that does not match (ReplayError)."""
@@ -108,7 +113,7 @@ def replay_to_html(replay, out=None, every: int = DEFAULT_EVERY, fog_every: int 
         if r.path is None:
             raise ValueError("replay_to_html: give out= for a replay that was not loaded from a file")
         out = default_html_path(r.path)
-    return write(frames, out)
+    return write(frames, out, fog=fog)
 
 
 __all__ = ["html", "write", "replay_to_html", "default_html_path", "class_short", "viewer_meta"]

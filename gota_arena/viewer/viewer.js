@@ -620,6 +620,7 @@
       else if (e.code === "ArrowRight") api.seek(state.tick + 10 * tps);
       else if (e.code === "ArrowLeft") api.seek(state.tick - 10 * tps);
     });
+    if (meta.initial_fog === "red" || meta.initial_fog === "blue") api.setFog(meta.initial_fog);
     render();
     requestAnimationFrame(frame);
     document.body.dataset.ready = "1";
