@@ -85,6 +85,7 @@ KEPT_EVENTS = (EventType.DEATH, EventType.STRUCTURE, EventType.EXPOSED, EventTyp
 _KEEP_EVENT = np.zeros(256, bool)
 _KEEP_EVENT[[int(t) for t in KEPT_EVENTS]] = True
 _EVENT_CAP = 4096
+EVENT_TICKS = 240                     # FrameRecorder reads the event log at least this often
 
 
 def quantize(v) -> np.ndarray:
@@ -112,16 +113,19 @@ class _Buffers:
         self.spells = np.zeros(SPELL_CAP, SPELL_DTYPE)
         self.heroes = np.zeros(SEATS, HERO_DTYPE)
         self.fog = np.zeros(2 * FOG_BYTES, np.uint8)
-        self.frame = ffi.new("GotaFrame *")
         self._keep = (ffi.from_buffer("GotaFrameUnit[]", self.units), ffi.from_buffer("GotaFrameSpell[]", self.spells),
                       ffi.from_buffer("GotaFrameHero[]", self.heroes), ffi.from_buffer("uint8_t[]", self.fog))
-
-    def read(self, ptr, fog: bool) -> None:
-        f = self.frame
+        f = self.frame = ffi.new("GotaFrame *")
         f.units, f.units_cap = self._keep[0], MAX_UNITS
         f.spells, f.spells_cap = self._keep[1], SPELL_CAP
         f.heroes, f.heroes_cap = self._keep[2], SEATS
-        f.fog, f.fog_cap = (self._keep[3], 2 * FOG_BYTES) if fog else (ffi.NULL, 0)
+        self._fog_on = None
+
+    def read(self, ptr, fog: bool) -> None:
+        f = self.frame
+        if fog != self._fog_on:
+            f.fog, f.fog_cap = (self._keep[3], 2 * FOG_BYTES) if fog else (ffi.NULL, 0)
+            self._fog_on = fog
         check(lib.gota_match_frame(ptr, f), "gota_match_frame")
 
 
@@ -141,7 +145,9 @@ def frame(match) -> dict:
 class FrameRecorder:
     """Takes frames of a live match at the ticks you call ``add`` (one C call each)
     and the events in between; ``frames(meta)`` builds the compact ``Frames``.
-    Fog is kept at most every ``fog_every`` ticks (and at the first and last frame)."""
+    Fog is kept at most every ``fog_every`` ticks (and at the first and the
+    ``final`` frame). Between frames more than EVENT_TICKS apart, call
+    ``events(match)`` often enough that the 4,096-entry event log does not wrap."""
 
     def __init__(self, fog_every: int = 24):
         self.fog_every = max(int(fog_every), 1)
@@ -152,14 +158,21 @@ class FrameRecorder:
         self._event_next = 0
         self._ebuf = np.zeros(_EVENT_CAP, EVENT_DTYPE)
         self._eptr = ffi.from_buffer("GotaEvent[]", self._ebuf)
+        self._info = ffi.new("GotaMatchInfo *")
         self._written, self._next = ffi.new("int32_t *"), ffi.new("int64_t *")
+        self._event_tick = None
         self.dropped_events = 0
         self.result = None
 
-    def events(self, match) -> None:
-        """Read the events since the last call (``add`` does it too); call it at
-        least every 4,096 events when frames are far apart."""
+    def events(self, match, force: bool = True) -> None:
+        """Read the events since the last read (``add`` does it too). Without
+        ``force`` it reads only when EVENT_TICKS ticks passed since the last read
+        (far fewer than the 4,096 events the log keeps can happen in them)."""
         ptr = match._handle("FrameRecorder")
+        if not force:
+            check(lib.gota_match_info(ptr, self._info), "gota_match_info")
+            if self._event_tick is not None and self._info.tick - self._event_tick < EVENT_TICKS:
+                return
         while True:
             check(lib.gota_match_events(ptr, self._event_next, self._eptr, _EVENT_CAP, self._written, self._next),
                   "gota_match_events")
@@ -174,14 +187,19 @@ class FrameRecorder:
             self._event_next = int(self._next[0])
             if n < _EVENT_CAP:
                 break
+        check(lib.gota_match_info(ptr, self._info), "gota_match_info")
+        self._event_tick = self._info.tick
 
-    def add(self, match) -> None:
+    def add(self, match, final: bool = False) -> None:
+        """Take a frame of ``match`` now (``final``: the last one; also reads the
+        remaining events and keeps the fog)."""
         ptr = match._handle("FrameRecorder.add")
-        self.events(match)
-        tick = match.tick
+        self.events(match, force=final)
+        tick = self._info.tick
         if self._ticks and tick <= self._ticks[-1]:
             raise ValueError(f"FrameRecorder.add: tick {tick} is not after the last frame's tick {self._ticks[-1]}")
-        fog = not self._fog_frames or tick // self.fog_every != self._ticks[self._fog_frames[-1]] // self.fog_every
+        fog = final or not self._fog_frames or \
+            tick // self.fog_every != self._ticks[self._fog_frames[-1]] // self.fog_every
         self._buf.read(ptr, fog)
         f = self._buf.frame
         self._ticks.append(f.tick)
@@ -192,13 +210,6 @@ class FrameRecorder:
             self._fog.append(self._buf.fog.tobytes())
             self._fog_frames.append(len(self._ticks) - 1)
         self.result = (f.result, f.winner)
-
-    def add_final_fog(self, match) -> None:
-        """Make sure the last frame carries fog (called by ``frames``' users at the end)."""
-        if self._ticks and (not self._fog_frames or self._fog_frames[-1] != len(self._ticks) - 1):
-            self._buf.read(match._handle("FrameRecorder"), True)
-            self._fog.append(self._buf.fog.tobytes())
-            self._fog_frames.append(len(self._ticks) - 1)
 
     def __len__(self) -> int:
         return len(self._ticks)
@@ -284,9 +295,8 @@ def _compact(rec: FrameRecorder, meta: dict) -> Frames:
     frame_idx = np.repeat(np.arange(len(ticks), dtype=np.int32), counts)
     alive = (units["flags"] & ALIVE) != 0
     permanent = np.isin(units["kind"], [int(Kind.HERO), int(Kind.GOD), int(Kind.TOWER), int(Kind.BARRACKS)])
-    keep = alive | permanent                       # mobile units are drawn while alive
-    units, frame_idx = units[keep], frame_idx[keep]
-    order = np.lexsort((frame_idx, units["id"]))
+    keep = np.flatnonzero(alive | permanent)      # mobile units are drawn while alive
+    order = keep[np.lexsort((frame_idx[keep], units["id"][keep]))]
     units, frame_idx = units[order], frame_idx[order]
     ids, first_pos, counts = np.unique(units["id"], return_index=True, return_counts=True)
     tracks = np.zeros(len(ids), TRACK_DTYPE)
@@ -413,12 +423,10 @@ def record(replay, every: int = 6, fog_every: int = 24, start: int = 0, end: Opt
     last = None
     for d in R.decisions(r, check_rules=check_rules, stops=wanted):
         if d.tick in want and d.tick != last:
-            rec.add(d.match)
+            rec.add(d.match, final=d.tick == wanted[-1])
             last = d.tick
-            if d.tick == wanted[-1]:
-                rec.add_final_fog(d.match)
-        else:
-            rec.events(d.match)
+        elif d.tick < wanted[-1]:
+            rec.events(d.match, force=False)
     # decisions() ended without an error: the replay reached its final hash
     return rec.frames(replay_meta(r, every=every, fog_every=fog_every))
 

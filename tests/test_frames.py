@@ -28,8 +28,7 @@ def recorded(tmp_path_factory):
         for tick in range(0, TICKS + 1, 12):
             if tick:
                 m.step(12)
-            rec.add(m)
-        rec.add_final_fog(m)
+            rec.add(m, final=tick == TICKS)
         replay = m.replay()
     replay.save(path)
     return path, replay, rec.frames()
