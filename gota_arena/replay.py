@@ -817,6 +817,10 @@ class ArenaRecorder:
     state is gone), the recorder replays the episode in a Match, checks every
     checkpoint and the lane's final stats and reward signals, and takes the final
     hash from that replay (about 2 s for a full 28,800-tick match).
+    ``select(lane, lane_info)``, when given, is asked at each episode start
+    whether to record it: falsy skips the episode, a dict records it and is
+    merged into the replay's ``source`` (evaluation: ``{"game": key}``);
+    ``name(replay)`` names its file in ``directory``.
     ``on_error="warn"`` drops an episode that fails this with a warning instead of
     raising ReplayError (after the step's other lanes were taken).
 
@@ -827,7 +831,9 @@ class ArenaRecorder:
 
     def __init__(self, arena, lanes=(0,), directory=None, match_config=None,
                  checkpoint_ticks: int = DEFAULT_CHECKPOINT_TICKS, on_error: str = "raise", prefix: str = "",
-                 keep: bool = True, on_replay: Optional[Callable[[Replay], None]] = None):
+                 keep: bool = True, on_replay: Optional[Callable[[Replay], None]] = None,
+                 select: Optional[Callable[[int, dict], object]] = None,
+                 name: Optional[Callable[[Replay], str]] = None):
         if on_error not in ("raise", "warn"):
             raise ReplayError(f"on_error={on_error!r}: use 'raise' or 'warn'")
         self.arena = arena
@@ -848,6 +854,8 @@ class ArenaRecorder:
         self.prefix = prefix
         self.keep = keep
         self.on_replay = on_replay
+        self.select = select
+        self.name = name
         self.replays: list = []
         self.paths: list = []
         self._episodes = {i: None for i in self.lanes}
@@ -896,7 +904,7 @@ class ArenaRecorder:
             if ep is None:
                 if info["tick"] == 0:
                     ep = self._start(i)
-                else:
+                if ep is None:        # mid-episode, or not selected
                     continue
             rows = array[i * apl:(i + 1) * apl]
             mptr = self._lane_match(i)
@@ -983,6 +991,10 @@ class ArenaRecorder:
         if info["tick"] != 0:
             self._episodes[lane] = None
             return None
+        chosen = True if self.select is None else self.select(lane, info)
+        if not chosen:
+            self._episodes[lane] = None
+            return None
         config = self._lane_config(lane, info)
         want = self.arena.lane_hash(lane)
         try:
@@ -1013,6 +1025,8 @@ class ArenaRecorder:
                 agents.append((j, seat))
         source = {"kind": "arena", "lane": lane, "learner_team": _name(Team, info["learner_team"]),
                   "opponent": bot_names()[info["opponent"]], "self_play": bool(self.arena.self_play)}
+        if isinstance(chosen, dict):
+            source.update(chosen)
         ep = _Episode(lane=lane, seed=info["seed"], config=config, bots=bots, classes=classes, agents=agents,
                       start_hash=want, source=source, hashes=[(0, want)])
         self._episodes[lane] = ep
@@ -1049,7 +1063,8 @@ class ArenaRecorder:
                           stacklevel=3)
             return None
         if self.directory is not None:
-            path = r.save(self.directory / f"{self.prefix}seed{ep.seed:010d}{SUFFIX}")
+            file = self.name(r) if self.name is not None else f"{self.prefix}seed{ep.seed:010d}{SUFFIX}"
+            path = r.save(self.directory / file)
             self.paths.append(path)
         if self.keep:
             self.replays.append(r)
