@@ -97,6 +97,26 @@ def test_viewer_loads_plays_and_shows_the_map(page_path, browser):
     assert page.evaluate("document.getElementById('error').style.display") != "block"
 
 
+def test_pages_without_heroes_and_of_a_segment(tmp_path, browser):
+    """A creep-only match (no hero panels) and a segment of a bot match both open cleanly."""
+    with RecordingMatch(seed=2, max_ticks=960, heroes=0) as m:
+        m.run()
+        creeps = m.replay().save(tmp_path / "creeps.gotareplay")
+    segment = record_bot_match(tmp_path / "bots.gotareplay", seed=2, max_ticks=1200)
+    pages = [build.replay_to_html(creeps, every=12),
+             build.write(F.record(segment, every=6, start=600, end=900), tmp_path / "segment.html", fog="red")]
+    for html in pages:
+        page = browser.open(html.as_uri(), WIDTH, HEIGHT)
+        state = page.evaluate("window.gotaViewer.ready.then(v => v.state)", await_promise=True, timeout=30)
+        page.evaluate("gotaViewer.setSpeed(64); gotaViewer.play()")
+        time.sleep(0.5)
+        moved = page.evaluate("gotaViewer.state.tick")
+        assert moved > state["tick"], html
+        assert browser.errors == [], (html, browser.errors)
+    assert state["tick"] == 600 and state["fog"] == "red"
+    assert page.evaluate("document.getElementById('clock').textContent").endswith("/ 0:37")
+
+
 def rect(page, selector):
     r = page.evaluate(f"(() => {{ const r = document.querySelector('{selector}').getBoundingClientRect(); "
                       "return [r.left, r.top, r.right, r.bottom]; })()")
