@@ -36,7 +36,7 @@ import numpy as np
 from . import __version__
 from ._native import ffi, lib
 from .constants import MAP_TILES, MAX_UNITS, TICKS_PER_SECOND, TILE, EventType, Kind
-from .errors import ReplayError, check
+from .errors import check
 from .heroes import ability_name, class_name
 from .layout import EVENT_DTYPE, struct_dtype
 
