@@ -32,6 +32,7 @@ from gota_arena.replay import RecordingMatch  # noqa: E402
 from gota_arena.viewer import build, pictures  # noqa: E402
 
 RESULTS = ROOT / "benchmarks" / "RESULTS.md"
+LOAD = os.getloadavg()
 SECTION = "## bench_viewer"
 MATCHES = (("base", "base", 1), ("puller", "puller", 1))
 
@@ -99,9 +100,11 @@ def report(results: list, every: int) -> list:
     lines = [
         f"- date: {date.today().isoformat()}",
         "- command: `python benchmarks/bench_viewer.py`",
-        f"- machine: {os.cpu_count()} CPUs (nproc), {cpu_model()}; Python {platform.python_version()}",
+        f"- machine: {os.cpu_count()} CPUs (nproc), {cpu_model()}; Python {platform.python_version()}; "
+        f"load average {LOAD[0]:.1f} at the start, {os.getloadavg()[0]:.1f} at the end (a shared machine: "
+        "times are upper bounds)",
         f"- matches: bot matches (ten bot seats) recorded to replay files, then replayed; frames every {every} ticks, "
-        "fog every 24; times are wall-clock seconds on one core, medians of one run each",
+        "fog every 24; times are wall-clock seconds on one core, one run each",
         "- replay: verifying the replay file to its final hash (the simulation alone); frames: "
         "`gota_arena.frames.record` (one hash-checked replay plus a frame every "
         f"{every} ticks); page: payload encoding + writing the HTML",
