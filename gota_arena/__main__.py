@@ -1,6 +1,7 @@
 """Command line: ``python -m gota_arena demo [--seed N] [--ticks N]``.
 
-For now one subcommand, ``demo``: play one seeded full match and print a summary.
+Subcommands: ``demo``, play one seeded full match and print a summary; ``replay``,
+the viewer page and pictures of a replay file (gota_arena/viewer/cli.py).
 """
 import argparse
 import sys
@@ -62,6 +63,13 @@ def main(argv=None) -> int:
     demo_cmd.add_argument("--seed", type=int, default=1, help="match seed (default 1)")
     demo_cmd.add_argument("--ticks", type=int, default=MAX_BATTLE_TICKS,
                           help=f"battle ticks before a timeout (default {MAX_BATTLE_TICKS})")
+    commands.add_parser("replay", add_help=False,
+                        help="write the HTML viewer (and pictures) of a replay file, or record a bot match; "
+                             "'replay --help' for its options")
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["replay"]:     # its own parser (gota_arena/viewer/cli.py)
+        from .viewer.cli import replay_command
+        return replay_command(argv[1:])
     args = parser.parse_args(argv)
     try:
         if args.command == "demo":

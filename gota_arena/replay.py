@@ -36,7 +36,7 @@ import warnings
 import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterator, Optional
+from typing import Callable, Iterable, Iterator, Optional
 
 import numpy as np
 
@@ -517,12 +517,14 @@ def _diverged(r: Replay, what: str, last_good: int) -> ReplayError:
 
 
 def _run(r: Replay, checkpoints: dict, final_hash: Optional[int], check_rules: bool,
-         build_checked: bool = False) -> Iterator[Decision]:
-    """Play ``r``, yielding a Decision at every stop; returns (StopIteration.value)
-    the match at the final tick, verified against ``checkpoints`` and
-    ``final_hash`` (None: not checked). Closes the match on any error."""
+         build_checked: bool = False, stops: Iterable[int] = ()) -> Iterator[Decision]:
+    """Play ``r``, yielding a Decision at every stop (and at the extra ``stops``
+    ticks asked for, 0..final tick); returns (StopIteration.value) the match at
+    the final tick, verified against ``checkpoints`` and ``final_hash`` (None:
+    not checked). Closes the match on any error."""
     if not build_checked:
         _check_build(r, check_rules)
+    extra = _extra_stops(r, stops)
     m = _open_match(r)
     ok = False
     try:
@@ -537,7 +539,7 @@ def _run(r: Replay, checkpoints: dict, final_hash: Optional[int], check_rules: b
         answer = ffi.new("int32_t *")
         cmd = ffi.new("GotaCommand *")
         ran = ffi.new("int32_t *")
-        stops = set(checkpoints) | set(atick.tolist()) | set(ctick.tolist()) | {0, r.final_tick}
+        stops = set(checkpoints) | set(atick.tolist()) | set(ctick.tolist()) | {0, r.final_tick} | extra
         if r.action_ticks:
             stops.update(range(0, r.final_tick, r.action_ticks))
         now, a, c, last_good = 0, 0, 0, 0
@@ -588,6 +590,20 @@ def _run(r: Replay, checkpoints: dict, final_hash: Optional[int], check_rules: b
             m.close()
 
 
+def _extra_stops(r: Replay, stops) -> set:
+    """The extra stops asked for, as ints 0..final tick (ReplayError otherwise)."""
+    if isinstance(stops, range) and stops.step > 0:
+        stops = range(max(stops.start, 0), min(stops.stop, r.final_tick + 1), stops.step)
+    try:
+        extra = {int(t) for t in stops}
+    except (TypeError, ValueError):
+        raise ReplayError(f"{r.name}: stops must be ticks (integers), got {stops!r}") from None
+    outside = sorted(t for t in extra if not 0 <= t <= r.final_tick)
+    if outside:
+        raise ReplayError(f"{r.name}: stops {outside[:5]} lie outside the replay's ticks 0..{r.final_tick}")
+    return extra
+
+
 def _apply_command(ptr, rec, cmd, answer) -> None:
     seat, verb = int(rec["seat"]), int(rec["verb"])
     if verb == SET_HP:
@@ -623,30 +639,32 @@ def verify(r, check_rules: bool = True) -> int:
         return m.hash()
 
 
-def decisions(r, check_rules: bool = True) -> Iterator[Decision]:
-    """A generator of the replay's stops (every decision tick, and the final tick),
+def decisions(r, check_rules: bool = True, stops: Iterable[int] = ()) -> Iterator[Decision]:
+    """A generator of the replay's stops (every decision tick, the final tick and
+    the extra ``stops`` ticks, e.g. ``range(0, r.final_tick, 6)`` for a viewer),
     checked as it goes: a divergence raises ReplayError at the first checkpoint
     after it, so what was yielded before may belong to a diverged match. Use
-    ``play(r, on_decision)`` for a replay checked before anything is handed out."""
+    ``play(r, on_decision)`` for a replay checked before anything is handed out,
+    or keep what was yielded only once the generator ended without an error."""
     r = load(r) if isinstance(r, (str, os.PathLike)) else r
-    match = yield from _run(r, _checkpoints(r), r.final_hash, check_rules)
+    match = yield from _run(r, _checkpoints(r), r.final_hash, check_rules, stops=stops)
     match.close()
 
 
 def play(r, on_decision: Optional[Callable[[Decision], None]] = None, verify_first: Optional[bool] = None,
-         check_rules: bool = True) -> Match:
+         check_rules: bool = True, stops: Iterable[int] = ()) -> Match:
     """Replay ``r`` calling ``on_decision(decision)`` at every stop (decision ticks and
     the final tick), and return the match at the end (the caller closes it).
     With a callback, the replay is first verified to its final hash without it
     (``verify_first``, default True when there is a callback), so the callback
     never sees a match that will turn out not to replay; that costs one extra
-    replay."""
+    replay. ``stops``: extra ticks to stop at (as ``decisions``)."""
     r = load(r) if isinstance(r, (str, os.PathLike)) else r
     if verify_first is None:
         verify_first = on_decision is not None
     if verify_first:
         verify(r, check_rules)
-    gen = _run(r, _checkpoints(r), r.final_hash, check_rules, build_checked=verify_first)
+    gen = _run(r, _checkpoints(r), r.final_hash, check_rules, build_checked=verify_first, stops=stops)
     try:
         while True:
             d = next(gen)
@@ -799,6 +817,10 @@ class ArenaRecorder:
     state is gone), the recorder replays the episode in a Match, checks every
     checkpoint and the lane's final stats and reward signals, and takes the final
     hash from that replay (about 2 s for a full 28,800-tick match).
+    ``select(lane, lane_info)``, when given, is asked at each episode start
+    whether to record it: falsy skips the episode, a dict records it and is
+    merged into the replay's ``source`` (evaluation: ``{"game": key}``);
+    ``name(replay)`` names its file in ``directory``.
     ``on_error="warn"`` drops an episode that fails this with a warning instead of
     raising ReplayError (after the step's other lanes were taken).
 
@@ -809,7 +831,9 @@ class ArenaRecorder:
 
     def __init__(self, arena, lanes=(0,), directory=None, match_config=None,
                  checkpoint_ticks: int = DEFAULT_CHECKPOINT_TICKS, on_error: str = "raise", prefix: str = "",
-                 keep: bool = True, on_replay: Optional[Callable[[Replay], None]] = None):
+                 keep: bool = True, on_replay: Optional[Callable[[Replay], None]] = None,
+                 select: Optional[Callable[[int, dict], object]] = None,
+                 name: Optional[Callable[[Replay], str]] = None):
         if on_error not in ("raise", "warn"):
             raise ReplayError(f"on_error={on_error!r}: use 'raise' or 'warn'")
         self.arena = arena
@@ -830,6 +854,8 @@ class ArenaRecorder:
         self.prefix = prefix
         self.keep = keep
         self.on_replay = on_replay
+        self.select = select
+        self.name = name
         self.replays: list = []
         self.paths: list = []
         self._episodes = {i: None for i in self.lanes}
@@ -878,7 +904,7 @@ class ArenaRecorder:
             if ep is None:
                 if info["tick"] == 0:
                     ep = self._start(i)
-                else:
+                if ep is None:        # mid-episode, or not selected
                     continue
             rows = array[i * apl:(i + 1) * apl]
             mptr = self._lane_match(i)
@@ -965,6 +991,10 @@ class ArenaRecorder:
         if info["tick"] != 0:
             self._episodes[lane] = None
             return None
+        chosen = True if self.select is None else self.select(lane, info)
+        if not chosen:
+            self._episodes[lane] = None
+            return None
         config = self._lane_config(lane, info)
         want = self.arena.lane_hash(lane)
         try:
@@ -995,6 +1025,8 @@ class ArenaRecorder:
                 agents.append((j, seat))
         source = {"kind": "arena", "lane": lane, "learner_team": _name(Team, info["learner_team"]),
                   "opponent": bot_names()[info["opponent"]], "self_play": bool(self.arena.self_play)}
+        if isinstance(chosen, dict):
+            source.update(chosen)
         ep = _Episode(lane=lane, seed=info["seed"], config=config, bots=bots, classes=classes, agents=agents,
                       start_hash=want, source=source, hashes=[(0, want)])
         self._episodes[lane] = ep
@@ -1031,7 +1063,8 @@ class ArenaRecorder:
                           stacklevel=3)
             return None
         if self.directory is not None:
-            path = r.save(self.directory / f"{self.prefix}seed{ep.seed:010d}{SUFFIX}")
+            file = self.name(r) if self.name is not None else f"{self.prefix}seed{ep.seed:010d}{SUFFIX}"
+            path = r.save(self.directory / file)
             self.paths.append(path)
         if self.keep:
             self.replays.append(r)

@@ -316,6 +316,74 @@ const char *gota_class_name(int32_t hero_class);
 const char *gota_item_name(int32_t item);
 const char *gota_ability_name(int32_t hero_class, int32_t slot);
 
+/* ---- frames for viewers (native/frames.c; docs/viewer.md) -------------- */
+/* What a replay viewer draws at one tick, in one call: every unit slot in use
+ * (corpses included), the spells in flight, the ten heroes' panels and both
+ * teams' fog. Read-only; costs a few microseconds, so a whole match can be
+ * exported every few ticks. */
+#define GOTA_FRAME_ALIVE 1          /* GotaFrameUnit.flags */
+#define GOTA_FRAME_SEEN_RED 2       /* red sees the unit this tick (its own always) */
+#define GOTA_FRAME_SEEN_BLUE 4      /* blue sees it */
+#define GOTA_FRAME_EXPOSED 8        /* structures: damageable */
+#define GOTA_FRAME_STUNNED 16
+#define GOTA_FRAME_ROOTED 32
+#define GOTA_FRAME_SILENCED 64
+#define GOTA_FRAME_CHANNELING 128   /* a hero channeling a portal scroll */
+#define GOTA_FRAME_RETURNING 256    /* a neutral walking home (untargetable) */
+#define GOTA_FRAME_SWINGING 512     /* a basic attack is winding up */
+#define GOTA_FRAME_FOG_BYTES 1682   /* one team's visible tiles: bit tz * 116 + tx, LSB first */
+
+typedef struct {
+    int32_t id, slot;
+    int32_t x, z;                   /* world units */
+    int32_t hp, max_hp;
+    int32_t target_id;              /* -1 for none */
+    uint16_t facing;                /* binary angle, 65,536 per turn */
+    uint16_t flags;                 /* GOTA_FRAME_* */
+    int8_t kind, team, sub, lane;   /* as GotaUnit (sub: tier, creep kind, neutral tier, hero class) */
+    int8_t seat;                    /* heroes: seat 0..9, else -1 */
+    int8_t level;                   /* heroes: level 1..20, else 0 */
+    int16_t pad;
+} GotaFrameUnit;
+
+/* GotaFrameSpell.cast */
+#define GOTA_FRAME_CAST_MELEE 1     /* an instant strike, resolving at its impact tick */
+#define GOTA_FRAME_CAST_PROJECTILE 2 /* x,z is where it flies now */
+#define GOTA_FRAME_CAST_AREA 3      /* shape around x,z along dir (see gota_match_spells) */
+
+typedef struct {
+    int32_t caster_id, team, hero_class, ability;
+    int32_t cast;                   /* GOTA_FRAME_CAST_* */
+    int32_t shape;                  /* 0 single target, else the area shape 1..5 */
+    int32_t radius, inner, width, angle;
+    int32_t x, z, aim_x, aim_z, origin_x, origin_z;
+    int32_t dir_x, dir_z;           /* Q16 unit vector of the forward axis */
+    int32_t cast_tick, impact_tick;
+    int32_t target_id;              /* homing target, -1 for ground spells */
+    int32_t harmful;                /* 1 damage, 0 heal */
+    int32_t seen;                   /* bit 0 red, bit 1 blue: the team's own, or its aim point visible */
+} GotaFrameSpell;
+
+typedef struct {
+    int32_t seat, unit_id, hero_class, level, xp, gold, mana, max_mana;
+    int32_t kills, deaths, assists, last_hits, respawn_ticks;
+    int32_t item[6], item_count[6];
+    int64_t score;
+} GotaFrameHero;
+
+/* Caller-owned buffers; a NULL buffer (cap 0) skips that part. Counts are written
+ * back; GOTA_ERR_BUFFER when a part does not fit (units: GOTA_MAX_UNITS always
+ * do, spells: 512, heroes: 10, fog: 2 * GOTA_FRAME_FOG_BYTES, red then blue). */
+typedef struct {
+    int32_t tick, result, winner;   /* out */
+    GotaFrameUnit *units; int32_t units_cap, unit_count;
+    GotaFrameSpell *spells; int32_t spells_cap, spell_count;
+    GotaFrameHero *heroes; int32_t heroes_cap, hero_count;
+    uint8_t *fog; int32_t fog_cap;
+} GotaFrame;
+
+int gota_match_frame(const GotaMatch *m, GotaFrame *frame);
+
 /* ---- the observation and action contract (docs/contract.md) ------------- */
 typedef struct {
     int32_t version;

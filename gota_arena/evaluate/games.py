@@ -15,6 +15,7 @@ batch it ran in: results can be cached and resumed.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Callable, Dict, Iterable, List
 
@@ -50,8 +51,12 @@ class _Lane:
 
 
 def play(games: List[Game], entrants: Dict[str, Opponent], lanes: int, threads: int = 0, action_ticks: int = 4,
-         max_ticks: int = 28_800, on_result: Callable[[dict], None] = None) -> List[dict]:
-    """Play every game; returns one result dict per game (in finishing order)."""
+         max_ticks: int = 28_800, on_result: Callable[[dict], None] = None, record: Iterable[str] = (),
+         replay_dir=None) -> List[dict]:
+    """Play every game; returns one result dict per game (in finishing order).
+    ``record``: keys of the games to write as replay files to ``replay_dir``
+    (``{seed}_{red}_{blue}.gotareplay``, checked to the same final hash; the
+    result then names the file under "replay")."""
     queue = list(games)
     results = []
     if not queue:
@@ -59,6 +64,7 @@ def play(games: List[Game], entrants: Dict[str, Opponent], lanes: int, threads: 
     lanes = max(1, min(lanes, len(queue)))
     with Arena(lanes=lanes, action_ticks=action_ticks, self_play=True, threads=threads, max_ticks=max_ticks) as arena:
         state = [_Lane() for _ in range(lanes)]
+        recorder = _recorder(arena, state, set(record), replay_dir)
 
         def plan(lane: int) -> None:
             """Controllers and seed of the lane's next start."""
@@ -85,6 +91,8 @@ def play(games: List[Game], entrants: Dict[str, Opponent], lanes: int, threads: 
         for lane in range(lanes):
             plan(lane)
         arena.reset(-1)
+        if recorder:
+            recorder.after_reset()
         starts = np.ones(lanes, dtype=bool)
         for lane in range(lanes):
             begin(lane)
@@ -96,18 +104,44 @@ def play(games: List[Game], entrants: Dict[str, Opponent], lanes: int, threads: 
                 seats = SeatBatch(arena.obs[rows], arena.masks[rows], rows // 10, rows // 10 * 10 + rows % 10,
                                   starts[rows // 10])
                 actions[rows] = check_actions(opponent.name, opponent.act(seats), seats.masks)
+            if recorder:
+                recorder.before_step(actions)
             out = arena.step(actions)
+            if recorder:
+                recorder.after_step()            # before begin(): a restarted lane's game is its pending one
             starts[:] = False
             for lane in np.flatnonzero(out.stats["finished"]).tolist():
                 game = state[lane].game
                 if game is not None:
                     result = _result(game, out.stats[lane], out.signals[lane])
+                    if recorder and game.key in recorder.saved:
+                        result["replay"] = str(recorder.saved.pop(game.key))
                     results.append(result)
                     if on_result:
                         on_result(result)
                 starts[lane] = True
                 begin(lane)
     return results
+
+
+def _recorder(arena, state, keys: set, directory):
+    """An ArenaRecorder (gota_arena.replay) of the games named in ``keys``: each
+    lane's episode is recorded when the game starting on it is one of them."""
+    if not keys:
+        return None
+    if directory is None:
+        raise ValueError("games.play: record= needs replay_dir= (the folder for the replay files)")
+    from ..replay import SUFFIX, ArenaRecorder
+
+    def select(lane: int, info: dict):
+        game = state[lane].pending           # the game the lane starts now (begin() runs after the hooks)
+        return {"game": game.key} if game is not None and game.key in keys and game.seed == info["seed"] else None
+
+    rec = ArenaRecorder(arena, lanes=range(arena.lanes), directory=directory, keep=False, select=select,
+                        name=lambda r: re.sub(r"[^A-Za-z0-9._-]", "_", r.source["game"]) + SUFFIX,
+                        on_replay=lambda r: rec.saved.__setitem__(r.source["game"], r.path))
+    rec.saved = {}
+    return rec
 
 
 def _python_rows(state) -> dict:

@@ -31,6 +31,7 @@ class Leaderboard:
     action_ticks: int = 4
     max_ticks: int = 28_800
     device: str = "cpu"
+    replays: list = field(default_factory=list)   # game keys ("seed:red:blue") to keep as replays in DIR/replays
 
     def run(self, directory: str, quiet: bool = False) -> List[dict]:
         say = (lambda *a: None) if quiet else print
@@ -58,7 +59,8 @@ class Leaderboard:
                 say(f"  {len(done):>4}/{len(games)}  seed {result['seed']:>6}  {result['red']} (red) vs "
                     f"{result['blue']} (blue): {result['winner'] or result['result']} after {result['ticks']} ticks")
 
-            games_mod.play(todo, playing, self.lanes, self.threads, self.action_ticks, self.max_ticks, record)
+            games_mod.play(todo, playing, self.lanes, self.threads, self.action_ticks, self.max_ticks, record,
+                           record=self.replays, replay_dir=os.path.join(directory, "replays"))
         results = [done[g.key] for g in games]
         rows = ratings.table(list(playing), results)
         matrix = ratings.matrix(list(playing), results)
