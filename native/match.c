@@ -25,7 +25,7 @@ typedef struct {
 } ConfigKey;
 
 #define CLASS_KEY(i) {"class_" #i, offsetof(GotaConfig, hero_class) + (i) * sizeof(int64_t), -1, HERO_CLASSES - 1, -1}
-#define BOT_KEY(i) {"bot_" #i, offsetof(GotaConfig, bot) + (i) * sizeof(int64_t), 0, GOTA_BOTS - 1, GOTA_BOT_EXTERNAL}
+#define BOT_KEY(i) {"bot_" #i, offsetof(GotaConfig, bot) + (i) * sizeof(int64_t), 0, GOTA_BOT_SCRIPT, GOTA_BOT_EXTERNAL}
 static const ConfigKey config_keys[] = {
     {"seed", offsetof(GotaConfig, seed), INT32_MIN, INT32_MAX, 2026},
     {"max_ticks", offsetof(GotaConfig, max_ticks), 1, GOTA_MAX_BATTLE_TICKS, GOTA_MAX_BATTLE_TICKS},
@@ -127,8 +127,13 @@ static void match_clear(GotaMatch *m, int64_t seed)
     const MapData *map = m->map;
     const VisionTables *tables = m->vision.tables;
     GotaConfig cfg = m->cfg;
+    BasicVM *script[SEATS];
+    memcpy(script, m->script, sizeof script);
+    struct ScriptView *view = m->script_view;
     memset(m, 0, sizeof *m);
     m->cfg = cfg;
+    memcpy(m->script, script, sizeof script);
+    m->script_view = view;
     m->cfg.seed = seed;
     m->map = map;
     m->result = GOTA_RESULT_RUNNING;
@@ -148,9 +153,11 @@ int gota_match_reset(GotaMatch *m, int64_t seed)
     match_clear(m, seed);
     structures_spawn(m);
     structures_sync(m);
+    scripts_reset(m);   /* before the draft, where scripts pick */
     if (m->cfg.heroes) {
         int err = heroes_spawn(m);
         if (err != GOTA_OK) return err;
+        scripts_after_draft(m);
     }
     bots_reset(m);
     m->next_id = 1000;   /* heroes own ids 100..109 (rules section 7); spawned units start here */
@@ -185,6 +192,8 @@ GotaMatch *gota_match_new(const GotaConfig *cfg, int *err)
 
 void gota_match_free(GotaMatch *m)
 {
+    if (!m) return;
+    scripts_free(m);
     free(m);
 }
 
@@ -257,6 +266,7 @@ static void phase_vision(GotaMatch *m)
 
 static void phase_snapshot(GotaMatch *m)
 {
+    scripts_snapshot(m);   /* velocities for the scripts (only when a script plays) */
     for (int i = 0; i < m->unit_n; i++) {
         m->snap_x[i] = m->unit[i].x;
         m->snap_z[i] = m->unit[i].z;
