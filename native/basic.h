@@ -93,42 +93,60 @@ typedef struct {
 
 struct BasicVM;
 typedef struct {
-    /* fill vm->data (data_n values) at the start of a decision */
-    void (*sample)(void *ctx, BasicValue *data);
+    /* one host data cell, as at the start of the decision: the VM asks for a
+     * cell at its first use; a host command first samples every cell not yet
+     * sampled (basic_vm_sample_all), so the values are the decision's start */
+    BasicValue (*sample)(void *ctx, int cell);
     /* call function `id` with argc values; BASIC_OK and *out, or an error code
      * with a message written by basic_vm_fail_text */
     int (*call)(void *ctx, struct BasicVM *vm, int id, const BasicValue *args, int argc, BasicValue *out);
 } BasicHostOps;
 
-/* ---- bytecode ------------------------------------------------------------ */
+/* ---- bytecode ------------------------------------------------------------
+ * A stack machine with register-style operand fusion: a binary operation, a
+ * compare-and-branch, a one-argument host call, an array index or a store may
+ * take its right operand straight from a constant, a global, a local or a
+ * host value (mode M_* in the low byte of `a`, the operand in `c`) instead of
+ * the stack, and a binary operation may store its result into a global
+ * (BASIC_DEST in `a`, the global in `b`). Fusion is done by the compiler's
+ * peephole; it never changes what a program computes or how many
+ * instructions it is charged. */
+enum { M_STACK = 0, M_INT, M_FX, M_GLOBAL, M_LOCAL, M_DATA };
+#define BASIC_MODE(a) ((a) & 0xFF)
+#define BASIC_DEST 0x100
+
 enum {
     OP_NOP = 0,
     OP_METER,      /* b: counted instructions of the block that starts here */
     OP_PUSH,       /* a: fx flag, b: value */
     OP_LOADG, OP_STOREG,   /* b: global cell */
     OP_LOADL, OP_STOREL,   /* b: local of the current frame */
-    OP_LOADA,      /* a: array; pops the index, pushes the cell */
-    OP_STOREA,     /* a: array; pops the value, then the index */
+    OP_SETG,       /* global b = operand (a, c) */
+    OP_LOADA,      /* a & 0xFF: array, a >> 8: index mode (c); pops the index when M_STACK, pushes the cell */
+    OP_STOREA,     /* a & 0xFF: array, a >> 8: value mode (c); pops the value when M_STACK, then the index */
     OP_DATA,       /* b: host data cell */
     OP_HOST,       /* a: argc, b: host function id; pops the arguments, pushes the result */
+    OP_HOST1,      /* a: argument mode, c: operand, b: host function id; pushes the result */
     OP_POP,
-    OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_IDIV, OP_MOD, OP_NEG,
+    /* binary: right operand (a, c), result pushed or stored (BASIC_DEST: global b) */
+    OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_IDIV, OP_MOD,
     OP_EQ, OP_NE, OP_LT, OP_LE, OP_GT, OP_GE,
-    OP_AND, OP_OR, OP_XOR, OP_EQV, OP_IMP, OP_NOT,
+    OP_AND, OP_OR, OP_XOR, OP_EQV, OP_IMP,
+    OP_NEG, OP_NOT,
     OP_JMP,        /* b: target */
-    OP_JZ,         /* b: target; pops, jumps when zero */
+    OP_JZ,         /* b: target; operand (a, c), jumps when zero */
     OP_JNZ,        /* b: target; pops, jumps when not zero */
+    OP_JZ_LT, OP_JZ_LE, OP_JZ_GT, OP_JZ_GE, OP_JZ_EQ, OP_JZ_NE,   /* compare with operand (a, c); jump to b when false */
     OP_FORTEST,    /* pops step, end, counter; pushes -1 while the loop runs (step >= 0: counter <= end) */
+    OP_FORNEXT,    /* counter (c; a & 1: local, else global) += step (local (a >> 1) + 1); while it has not
+                      passed end (local a >> 1), jump to b */
+    OP_INCG,       /* global b += immediate a (an int) */
     OP_CALL,       /* b: routine */
     OP_RET,
     OP_END,        /* ends the decision */
     OP_PRINT_STR,  /* b: offset of a NUL-terminated string in the pool */
     OP_PRINT_VAL,  /* pops a value and prints it */
     OP_PRINT_NL,
-    OP_LOADG_G,    /* fused: push globals a and b */
-    OP_JZ_LT, OP_JZ_LE, OP_JZ_GT, OP_JZ_GE, OP_JZ_EQ, OP_JZ_NE,   /* fused compare and jump-if-false, b: target */
-    OP_INCG,       /* fused: global b += immediate a (an int) */
-    OP_HOST1G,     /* fused: push global (b & 0xffff), then OP_HOST with one argument, function b >> 16 */
     OP_COUNT
 };
 
@@ -136,6 +154,7 @@ typedef struct {
     uint16_t op;
     int16_t a;
     int32_t b;
+    int32_t c;
 } BasicIns;
 
 typedef struct {
@@ -178,7 +197,8 @@ typedef struct BasicVM {
     BasicValue *cells;                 /* globals, then array cells (program cells) */
     BasicValue *stack;                 /* value stack (max_stack) */
     BasicValue *locals;                /* frames (BASIC_MAX_DEPTH + 1) * max_locals */
-    BasicValue data[64];               /* host data sampled at the decision's start */
+    BasicValue data[64];               /* host data of the decision (sampled on first use, all before a command) */
+    uint64_t sampled;                  /* cells of data[] sampled in this decision */
     BasicFrame frame[BASIC_MAX_DEPTH + 1];
     /* per decision */
     int32_t instructions, work, print_bytes, print_events;
@@ -246,6 +266,8 @@ int basic_vm_run(BasicVM *vm, const BasicHostOps *ops, void *ctx);
 void basic_vm_log(BasicVM *vm, const char *text, size_t n);
 /* Copy the log (oldest first) into out; the number of bytes it holds. */
 int32_t basic_vm_log_copy(const BasicVM *vm, char *out, int32_t cap);
+/* Host helper: sample every data cell not sampled yet (before a command). */
+void basic_vm_sample_all(BasicVM *vm, const BasicHostOps *ops, void *ctx);
 /* Host helper: set the message of a refused call (returned as BASIC_ERR_HOST). */
 int basic_vm_fail_text(BasicVM *vm, const char *fmt, ...);
 /* A global or array cell by name (tests, tools); NULL when absent. */

@@ -215,33 +215,43 @@ static int32_t global_of(Compiler *c, const BasicToken *t, const char *name)
 }
 
 /* ---- emitting -------------------------------------------------------------- */
-static int op_counted(int op)
+static int is_binary(int op) { return op >= OP_ADD && op <= OP_IMP; }
+static int is_compare(int op) { return op >= OP_EQ && op <= OP_GE; }
+
+/* Counted instructions of an op: operand fetches are free, fused ops count as
+ * the ops they replace. */
+static int op_counted(const BasicIns *i)
 {
-    switch (op) {
-    case OP_NOP: case OP_METER: case OP_PUSH: case OP_LOADG: case OP_LOADL: case OP_DATA: case OP_LOADG_G: return 0;
+    switch (i->op) {
+    case OP_NOP: case OP_METER: case OP_PUSH: case OP_LOADG: case OP_LOADL: case OP_DATA: return 0;
     case OP_JZ_LT: case OP_JZ_LE: case OP_JZ_GT: case OP_JZ_GE: case OP_JZ_EQ: case OP_JZ_NE: case OP_INCG: return 2;
-    default: return 1;
+    case OP_FORNEXT: return 5;   /* add, store, compare, jump, as `next` unfused */
+    default:
+        if (is_binary(i->op)) return 1 + ((i->a & BASIC_DEST) != 0);
+        return 1;
     }
 }
 
 static int op_effect(const BasicIns *i)
 {
+    int stack = BASIC_MODE(i->a) == M_STACK;
     switch (i->op) {
-    case OP_PUSH: case OP_LOADG: case OP_LOADL: case OP_DATA: case OP_HOST1G: return 1;
-    case OP_LOADG_G: return 2;
-    case OP_STOREG: case OP_STOREL: case OP_POP: case OP_JZ: case OP_JNZ: case OP_PRINT_VAL: return -1;
-    case OP_STOREA: case OP_JZ_LT: case OP_JZ_LE: case OP_JZ_GT: case OP_JZ_GE: case OP_JZ_EQ: case OP_JZ_NE:
+    case OP_PUSH: case OP_LOADG: case OP_LOADL: case OP_DATA: case OP_HOST1: return 1;
+    case OP_STOREG: case OP_STOREL: case OP_POP: case OP_PRINT_VAL: case OP_JNZ: return -1;
+    case OP_JZ: return stack ? -1 : 0;
+    case OP_JZ_LT: case OP_JZ_LE: case OP_JZ_GT: case OP_JZ_GE: case OP_JZ_EQ: case OP_JZ_NE: return stack ? -2 : -1;
+    case OP_LOADA: return (i->a >> 8) == M_STACK ? 0 : 1;
+    case OP_STOREA: return (i->a >> 8) == M_STACK ? -2 : -1;
     case OP_FORTEST: return -2;
     case OP_HOST: return 1 - i->a;
-    case OP_ADD: case OP_SUB: case OP_MUL: case OP_DIV: case OP_IDIV: case OP_MOD: case OP_EQ: case OP_NE:
-    case OP_LT: case OP_LE: case OP_GT: case OP_GE: case OP_AND: case OP_OR: case OP_XOR: case OP_EQV: case OP_IMP:
-        return -1;
     case OP_CALL: return 0;   /* adjusted by the caller (arguments) */
-    default: return 0;
+    default:
+        if (is_binary(i->op)) return (stack ? -1 : 0) - ((i->a & BASIC_DEST) != 0);
+        return 0;
     }
 }
 
-static int32_t emit(Compiler *c, int op, int a, int32_t b)
+static int32_t emit3(Compiler *c, int op, int a, int32_t b, int32_t cc)
 {
     if (c->n >= BASIC_MAX_OPS) errorf(c, peek(c), "program too large: more than %d bytecode operations", BASIC_MAX_OPS);
     if (c->n >= c->cap) {
@@ -257,11 +267,14 @@ static int32_t emit(Compiler *c, int op, int a, int32_t b)
     ins->op = (uint16_t)op;
     ins->a = (int16_t)a;
     ins->b = b;
+    ins->c = cc;
     c->pos[c->n] = c->cur_pos;
     c->depth += op_effect(ins);
     if (c->depth > c->max_depth) c->max_depth = c->depth;
     return c->n++;
 }
+
+static int32_t emit(Compiler *c, int op, int a, int32_t b) { return emit3(c, op, a, b, 0); }
 
 static void set_pos(Compiler *c, const BasicToken *t)
 {
@@ -293,6 +306,20 @@ static void drop_last(Compiler *c, int k)
     }
 }
 
+/* The op at i pushes a constant, a global, a local or a host value: its mode and operand. */
+static int simple_operand(const Compiler *c, int32_t i, int *mode, int32_t *val)
+{
+    if (!fusable(c, i)) return 0;
+    const BasicIns *in = &c->code[i];
+    switch (in->op) {
+    case OP_PUSH: *mode = in->a ? M_FX : M_INT; *val = in->b; return 1;
+    case OP_LOADG: *mode = M_GLOBAL; *val = in->b; return 1;
+    case OP_LOADL: *mode = M_LOCAL; *val = in->b; return 1;
+    case OP_DATA: *mode = M_DATA; *val = in->b; return 1;
+    default: return 0;
+    }
+}
+
 static void emit_binary(Compiler *c, int op)
 {
     /* constant folding: two pushes and an operation that succeeds */
@@ -304,7 +331,14 @@ static void emit_binary(Compiler *c, int op)
             return;
         }
     }
-    emit(c, op, 0, 0);
+    int mode;
+    int32_t val;
+    if (simple_operand(c, c->n - 1, &mode, &val)) {
+        drop_last(c, 1);
+        emit3(c, op, mode, 0, val);
+        return;
+    }
+    emit(c, op, M_STACK, 0);
 }
 
 static void emit_unary(Compiler *c, int op)
@@ -320,27 +354,33 @@ static void emit_unary(Compiler *c, int op)
     emit(c, op, 0, 0);
 }
 
-static void emit_loadg(Compiler *c, int32_t g)
-{
-    int32_t prev = c->n - 1;
-    if (fusable(c, prev) && c->code[prev].op == OP_LOADG && c->code[prev].b < 32768) {
-        int32_t a = c->code[prev].b;
-        drop_last(c, 1);
-        emit(c, OP_LOADG_G, (int16_t)a, g);
-        return;
-    }
-    emit(c, OP_LOADG, 0, g);
-}
+static void emit_loadg(Compiler *c, int32_t g) { emit(c, OP_LOADG, 0, g); }
 
 static void emit_storeg(Compiler *c, int32_t g)
 {
-    /* LOADG g; PUSH int k; ADD; STOREG g -> INCG */
     int32_t n = c->n;
-    if (fusable(c, n - 3) && c->code[n - 3].op == OP_LOADG && c->code[n - 3].b == g && c->code[n - 2].op == OP_PUSH &&
-        c->code[n - 2].a == 0 && c->code[n - 2].b >= -32768 && c->code[n - 2].b <= 32767 && c->code[n - 1].op == OP_ADD) {
-        int16_t k = (int16_t)c->code[n - 2].b;
-        drop_last(c, 3);
+    int mode;
+    int32_t val;
+    /* LOADG g; ADD/SUB int k -> INCG */
+    if (fusable(c, n - 2) && c->code[n - 2].op == OP_LOADG && c->code[n - 2].b == g &&
+        (c->code[n - 1].op == OP_ADD || c->code[n - 1].op == OP_SUB) && c->code[n - 1].a == M_INT &&
+        c->code[n - 1].c > -32768 && c->code[n - 1].c < 32768) {
+        int16_t k = (int16_t)(c->code[n - 1].op == OP_ADD ? c->code[n - 1].c : -c->code[n - 1].c);
+        drop_last(c, 2);
         emit(c, OP_INCG, k, g);
+        return;
+    }
+    if (simple_operand(c, n - 1, &mode, &val)) {
+        drop_last(c, 1);
+        emit3(c, OP_SETG, mode, g, val);
+        return;
+    }
+    if (fusable(c, n - 1) && is_binary(c->code[n - 1].op) && !(c->code[n - 1].a & BASIC_DEST)) {
+        BasicIns *in = &c->code[n - 1];
+        c->depth -= op_effect(in);
+        in->a = (int16_t)(in->a | BASIC_DEST);
+        in->b = g;
+        c->depth += op_effect(in);
         return;
     }
     emit(c, OP_STOREG, 0, g);
@@ -348,21 +388,38 @@ static void emit_storeg(Compiler *c, int32_t g)
 
 static void emit_host(Compiler *c, int argc, int id)
 {
-    int32_t prev = c->n - 1;
-    if (argc == 1 && fusable(c, prev) && c->code[prev].op == OP_LOADG_G && id < 32768) {   /* split the pair */
-        int32_t first = c->code[prev].a, g = c->code[prev].b;
+    int mode;
+    int32_t val;
+    if (argc == 1 && simple_operand(c, c->n - 1, &mode, &val)) {
         drop_last(c, 1);
-        emit(c, OP_LOADG, 0, first);
-        emit(c, OP_HOST1G, 1, (int32_t)((uint32_t)id << 16 | (uint32_t)g));
-        return;
-    }
-    if (argc == 1 && fusable(c, prev) && c->code[prev].op == OP_LOADG && c->code[prev].b < 65536 && id < 32768) {
-        int32_t g = c->code[prev].b;
-        drop_last(c, 1);
-        emit(c, OP_HOST1G, 1, (int32_t)((uint32_t)id << 16 | (uint32_t)g));
+        emit3(c, OP_HOST1, mode, id, val);
         return;
     }
     emit(c, OP_HOST, argc, id);
+}
+
+static void emit_loada(Compiler *c, int arr)
+{
+    int mode;
+    int32_t val;
+    if (simple_operand(c, c->n - 1, &mode, &val)) {
+        drop_last(c, 1);
+        emit3(c, OP_LOADA, arr | mode << 8, 0, val);
+        return;
+    }
+    emit(c, OP_LOADA, arr, 0);
+}
+
+static void emit_storea(Compiler *c, int arr)
+{
+    int mode;
+    int32_t val;
+    if (simple_operand(c, c->n - 1, &mode, &val)) {
+        drop_last(c, 1);
+        emit3(c, OP_STOREA, arr | mode << 8, 0, val);
+        return;
+    }
+    emit(c, OP_STOREA, arr, 0);
 }
 
 /* A jump whose target is patched later: the chain links through b. */
@@ -372,26 +429,19 @@ static int32_t emit_jump(Compiler *c, int op, int32_t chain) { return emit(c, op
 static int32_t emit_jz(Compiler *c, int32_t chain)
 {
     int32_t prev = c->n - 1;
-    int fused = -1;
-    if (fusable(c, prev)) {
-        switch (c->code[prev].op) {
-        case OP_LT: fused = OP_JZ_LT; break;
-        case OP_LE: fused = OP_JZ_LE; break;
-        case OP_GT: fused = OP_JZ_GT; break;
-        case OP_GE: fused = OP_JZ_GE; break;
-        case OP_EQ: fused = OP_JZ_EQ; break;
-        case OP_NE: fused = OP_JZ_NE; break;
-        default: break;
-        }
-    }
-    int32_t j;
-    if (fused >= 0) {
-        uint32_t pos = c->pos[prev];
+    int mode;
+    int32_t val, j;
+    if (fusable(c, prev) && is_compare(c->code[prev].op) && !(c->code[prev].a & BASIC_DEST)) {
+        static const int fused[6] = {OP_JZ_EQ, OP_JZ_NE, OP_JZ_LT, OP_JZ_LE, OP_JZ_GT, OP_JZ_GE};
+        BasicIns cmp = c->code[prev];
+        uint32_t pos = c->pos[prev], keep = c->cur_pos;
         drop_last(c, 1);
-        uint32_t keep = c->cur_pos;
         c->cur_pos = pos;
-        j = emit_jump(c, fused, chain);
+        j = emit3(c, fused[cmp.op - OP_EQ], cmp.a, chain, cmp.c);
         c->cur_pos = keep;
+    } else if (simple_operand(c, prev, &mode, &val)) {
+        drop_last(c, 1);
+        j = emit3(c, OP_JZ, mode, chain, val);
     } else {
         j = emit_jump(c, OP_JZ, chain);
     }
@@ -508,7 +558,7 @@ static void primary(Compiler *c)
         expr(c);
         expect(c, T_RP, "')' after the array index");
         set_pos(c, t);
-        emit(c, OP_LOADA, (int16_t)arr, 0);
+        emit_loada(c, arr);
         return;
     }
     if (s && s->kind == S_SUB) errorf(c, t, "sub '%s' does not return a value; call it as a statement", name);
@@ -653,7 +703,7 @@ static void assignment(Compiler *c, const BasicToken *t)
         expect(c, T_EQ, "'=' in the assignment");
         expr(c);
         set_pos(c, t);
-        emit(c, OP_STOREA, (int16_t)s->index, 0);
+        emit_storea(c, s->index);
         return;
     }
     check_assignable(c, t, name);
@@ -830,55 +880,36 @@ static void for_statement(Compiler *c, const BasicToken *f)
     const BasicToken *vt = expect(c, T_IDENT, "the loop counter after 'for'");
     char var[BASIC_MAX_IDENT + 1];
     snprintf(var, sizeof var, "%s", ident_name(c, vt));
-    Sym *s = param_index(c, var) < 0 ? sym_find(c, var) : NULL;
+    int local = param_index(c, var);
+    Sym *s = local < 0 ? sym_find(c, var) : NULL;
     if (s && s->kind != S_GLOBAL) errorf(c, vt, "the loop counter '%s' is %s, not a variable", var, kind_text(s->kind));
     for (int k = 0; k < c->loops; k++)
         if (c->loop[k].kind == K_FOR && strcmp(c->loop[k].var, var) == 0)
             errorf(c, vt, "nested for loops need different counters: '%s' is already counting", var);
+    int32_t index = local >= 0 ? local : global_of(c, vt, var);
     expect(c, T_EQ, "'=' after the loop counter");
     expr(c);
     store_var(c, vt, var);
     expect(c, K_TO, "'to' in the for statement");
     expr(c);
-    int const_end = is_push(c, c->n - 1);
-    BasicValue end_v = const_end ? push_value(c, c->n - 1) : (BasicValue){0, 0};
-    int32_t end_local = -1;
-    if (const_end) drop_last(c, 1);
-    else {
-        end_local = new_local(c, vt);
-        emit(c, OP_STOREL, 0, end_local);
-    }
-    int const_step = 1;
-    BasicValue step_v = {1, 0};
-    int32_t step_local = -1;
+    int32_t end_local = new_local(c, vt), step_local = new_local(c, vt);   /* consecutive */
+    emit(c, OP_STOREL, 0, end_local);
     if (at(c, K_STEP)) {
         next(c);
         expr(c);
-        if (is_push(c, c->n - 1)) {
-            step_v = push_value(c, c->n - 1);
-            drop_last(c, 1);
-        } else {
-            const_step = 0;
-            step_local = new_local(c, vt);
-            emit(c, OP_STOREL, 0, step_local);
-        }
+    } else {
+        emit_push(c, (BasicValue){1, 0});
     }
+    emit(c, OP_STOREL, 0, step_local);
     if (!at(c, T_NL) && !at(c, T_COLON)) expected(c, "the end of the for statement");
-    int32_t top = label(c);
+    /* the entry test, once */
     set_pos(c, vt);
     load_var(c, vt, var);
-    if (const_end) emit_push(c, end_v);
-    else emit(c, OP_LOADL, 0, end_local);
-    int32_t jexit;
-    if (const_step) {
-        int negative = step_v.v < 0;
-        emit(c, negative ? OP_GE : OP_LE, 0, 0);
-        jexit = emit_jz(c, -1);
-    } else {
-        emit(c, OP_LOADL, 0, step_local);
-        emit(c, OP_FORTEST, 0, 0);
-        jexit = emit_jz(c, -1);
-    }
+    emit(c, OP_LOADL, 0, end_local);
+    emit(c, OP_LOADL, 0, step_local);
+    emit(c, OP_FORTEST, 0, 0);
+    int32_t jexit = emit_jz(c, -1);
+    int32_t top = label(c);
     Loop *L = &c->loop[c->loops++];
     L->kind = K_FOR;
     L->exits = jexit;
@@ -904,15 +935,9 @@ static void for_statement(Compiler *c, const BasicToken *f)
             c->pending_next = 1;
         }
     }
-    /* increment and loop */
-    label(c);
+    /* increment, test, loop: one op */
     set_pos(c, vt);
-    load_var(c, vt, var);
-    if (const_step) emit_push(c, step_v);
-    else emit(c, OP_LOADL, 0, step_local);
-    emit(c, OP_ADD, 0, 0);
-    store_var(c, vt, var);
-    emit(c, OP_JMP, 0, top);
+    emit3(c, OP_FORNEXT, (end_local << 1) | (local >= 0), top, index);
     c->loops--;
     patch(c, c->loop[c->loops].exits, label(c));
     c->block_depth--;
@@ -1330,8 +1355,8 @@ static void fill_meters(Compiler *c)
             count = 0;
             continue;
         }
-        count += op_counted(ins->op);
-        total += op_counted(ins->op);
+        count += op_counted(ins);
+        total += op_counted(ins);
     }
     if (meter >= 0) c->code[meter].b = count;
     c->prog->counted = total;

@@ -456,9 +456,12 @@ static int32_t map_error(int verb, int code, const GotaMatch *m, int seat, int32
     }
 }
 
+static const BasicHostOps GOTA_OPS;
+
 static BasicValue command(HostCtx *c, BasicVM *vm, int verb, int32_t target, int32_t x, int32_t z, int32_t slot,
                           int32_t item)
 {
+    basic_vm_sample_all(vm, &GOTA_OPS, c);   /* the decision's values stay those of its start */
     if (c->drafting) {
         vm->last_action_error = AE_DRAFTING;
         return I(0);
@@ -495,45 +498,53 @@ static int draft_hero(HostCtx *c, BasicVM *vm, int32_t cls)
 }
 
 /* ---- the sampled values ------------------------------------------------------------ */
-static void sample(void *vctx, BasicValue *d)
+static int32_t attack_cooldown(const UnitState *st)
+{
+    if (st->swing < 0) return st->windup;
+    return st->swing < st->windup ? st->windup - st->swing : st->period - st->swing + st->windup;
+}
+
+static BasicValue sample(void *vctx, int k)
 {
     HostCtx *c = vctx;
     const GotaMatch *m = c->m;
-    for (int k = 0; k < D_COUNT; k++) d[k] = I(0);
-    d[D_SELF_ID] = I(HERO_ID_BASE + c->seat);
-    d[D_SELF_TEAM] = I(c->team);
-    d[D_SELF_CLASS] = I(-1);
-    d[D_WORLD_TICK] = I(m->tick);
-    d[D_DRAFTING] = I(c->drafting);
-    d[D_DRAFT_TURN_ID] = I(c->drafting ? HERO_ID_BASE + c->seat : 0);
-    if (c->slot < 0) return;
+    switch (k) {
+    case D_SELF_ID: return I(HERO_ID_BASE + c->seat);
+    case D_SELF_TEAM: return I(c->team);
+    case D_WORLD_TICK: return I(m->tick);
+    case D_DRAFTING: return I(c->drafting);
+    case D_DRAFT_TURN_ID: return I(c->drafting ? HERO_ID_BASE + c->seat : 0);
+    default: break;
+    }
+    if (c->slot < 0) return I(k == D_SELF_CLASS ? -1 : 0);
     const GotaUnit *u = &m->unit[c->slot];
-    const UnitState *st = &m->st[c->slot];
     const HeroState *h = &m->hero[c->seat];
-    d[D_SELF_CLASS] = I(h->cls);
-    d[D_SELF_X] = I(team_tile(c->team, u->x));
-    d[D_SELF_Y] = I(team_tile(c->team, u->z));
-    d[D_SELF_HP] = I(u->hp);
-    d[D_SELF_MAX_HP] = I(u->max_hp);
-    d[D_SELF_MANA] = I(h->mana);
-    d[D_SELF_MAX_MANA] = I(h->max_mana);
-    d[D_SELF_GOLD] = I(h->gold);
-    d[D_SELF_LEVEL] = I(h->level);
-    d[D_SELF_LAYER] = I(tile_layer(m->map, map_index_of(u->x, u->z)));
-    d[D_SELF_MOVE_SPEED] = I(h->move_speed);
-    d[D_SELF_ATTACK_RANGE] = I(u->range);
-    d[D_SELF_ATTACK_DAMAGE] = I(u->damage);
-    d[D_SELF_TARGET] = I(u->target_id > 0 ? u->target_id : 0);
-    d[D_SELF_ATTACK_COOLDOWN] = I(st->swing < 0 ? st->windup : st->swing < st->windup ? st->windup - st->swing
-                                                                                    : st->period - st->swing + st->windup);
-    d[D_SELF_ATTACKS_LANDED] = I(m->script[c->seat] ? m->script[c->seat]->attacks_landed : 0);
-    d[D_SELF_PORTAL_COOLDOWN] = I(h->portal_cd);
-    d[D_SELF_CHANNEL_TICKS] = I(h->channel);
-    d[D_SELF_STUN_TICKS] = I(h->stun);
-    d[D_SELF_ROOT_TICKS] = I(h->root);
-    d[D_SELF_SILENCE_TICKS] = I(h->silence);
-    d[D_SELF_DEATHS] = I(h->deaths);
-    d[D_SELF_RESPAWN_TICKS] = I(!u->alive && h->respawn_at > m->tick ? h->respawn_at - m->tick : 0);
+    switch (k) {
+    case D_SELF_CLASS: return I(h->cls);
+    case D_SELF_X: return I(team_tile(c->team, u->x));
+    case D_SELF_Y: return I(team_tile(c->team, u->z));
+    case D_SELF_HP: return I(u->hp);
+    case D_SELF_MAX_HP: return I(u->max_hp);
+    case D_SELF_MANA: return I(h->mana);
+    case D_SELF_MAX_MANA: return I(h->max_mana);
+    case D_SELF_GOLD: return I(h->gold);
+    case D_SELF_LEVEL: return I(h->level);
+    case D_SELF_LAYER: return I(tile_layer(m->map, map_index_of(u->x, u->z)));
+    case D_SELF_MOVE_SPEED: return I(h->move_speed);
+    case D_SELF_ATTACK_RANGE: return I(u->range);
+    case D_SELF_ATTACK_DAMAGE: return I(u->damage);
+    case D_SELF_TARGET: return I(u->target_id > 0 ? u->target_id : 0);
+    case D_SELF_ATTACK_COOLDOWN: return I(attack_cooldown(&m->st[c->slot]));
+    case D_SELF_ATTACKS_LANDED: return I(m->script[c->seat] ? m->script[c->seat]->attacks_landed : 0);
+    case D_SELF_PORTAL_COOLDOWN: return I(h->portal_cd);
+    case D_SELF_CHANNEL_TICKS: return I(h->channel);
+    case D_SELF_STUN_TICKS: return I(h->stun);
+    case D_SELF_ROOT_TICKS: return I(h->root);
+    case D_SELF_SILENCE_TICKS: return I(h->silence);
+    case D_SELF_DEATHS: return I(h->deaths);
+    case D_SELF_RESPAWN_TICKS: return I(!u->alive && h->respawn_at > m->tick ? h->respawn_at - m->tick : 0);
+    default: return I(0);
+    }
 }
 
 /* ---- queries ------------------------------------------------------------------------ */

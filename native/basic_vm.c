@@ -306,6 +306,32 @@ static void arith_detail(char *out, size_t cap, int code, int op, BasicValue a, 
 #define PUSHV(val) (*sp++ = (val))
 #define FAIL(code_) do { err = (code_); goto fail; } while (0)
 
+static BasicValue sample_cell(BasicVM *vm, const BasicHostOps *ops, void *ctx, int k)
+{
+    vm->data[k] = ops && ops->sample ? ops->sample(ctx, k) : (BasicValue){0, 0};
+    vm->sampled |= 1ull << k;
+    return vm->data[k];
+}
+
+void basic_vm_sample_all(BasicVM *vm, const BasicHostOps *ops, void *ctx)
+{
+    int n = vm->prog->host->data_n;
+    for (int k = 0; k < n && k < 64; k++)
+        if (!((vm->sampled >> k) & 1)) sample_cell(vm, ops, ctx, k);
+}
+
+/* the right operand of a fused op: the stack, a constant, a global, a local or a host value */
+#define OPERAND(mode, val, out) do {                                                          \
+        switch (mode) {                                                                        \
+        case M_STACK: (out) = *--sp; break;                                                    \
+        case M_INT: (out) = (BasicValue){(val), 0}; break;                                     \
+        case M_FX: (out) = (BasicValue){(val), 1}; break;                                      \
+        case M_GLOBAL: (out) = g[(val)]; break;                                                \
+        case M_LOCAL: (out) = fp[(val)]; break;                                                \
+        default: (out) = ((vm->sampled >> (val)) & 1) ? vm->data[(val)] : sample_cell(vm, ops, ctx, (val)); \
+        }                                                                                      \
+    } while (0)
+
 int basic_vm_run(BasicVM *vm, const BasicHostOps *ops, void *ctx)
 {
     if (!vm) return BASIC_ERR_INTERNAL;
@@ -316,12 +342,12 @@ int basic_vm_run(BasicVM *vm, const BasicHostOps *ops, void *ctx)
     const int16_t *cost = p->host_cost;
     vm->instructions = vm->work = vm->print_bytes = vm->print_events = 0;
     vm->decisions++;
-    if (ops && ops->sample) ops->sample(ctx, vm->data);
+    vm->sampled = 0;
 
     BasicValue *g = vm->cells;
     BasicValue *sp = vm->stack;
     BasicValue *fp = vm->locals;
-    memset(fp, 0, (size_t)stride * sizeof *fp);
+    for (int32_t k = 0; k < p->routine[0].locals; k++) fp[k] = (BasicValue){0, 0};
     int32_t depth = 0, ip = p->routine[0].entry;
     int32_t instr = 0, hostwork = 0;
     int err = BASIC_OK;
@@ -340,14 +366,16 @@ int basic_vm_run(BasicVM *vm, const BasicHostOps *ops, void *ctx)
             break;
         case OP_PUSH: PUSHV(((BasicValue){in->b, in->a})); break;
         case OP_LOADG: PUSHV(g[in->b]); break;
-        case OP_LOADG_G:
-            PUSHV(g[in->a]);
-            PUSHV(g[in->b]);
-            break;
         case OP_STOREG: g[in->b] = *--sp; break;
         case OP_LOADL: PUSHV(fp[in->b]); break;
         case OP_STOREL: fp[in->b] = *--sp; break;
-        case OP_DATA: PUSHV(vm->data[in->b]); break;
+        case OP_SETG: OPERAND(BASIC_MODE(in->a), in->c, g[in->b]); break;
+        case OP_DATA: {
+            BasicValue v;
+            OPERAND(M_DATA, in->b, v);
+            PUSHV(v);
+            break;
+        }
         case OP_INCG: {
             BasicValue *v = &g[in->b];
             if (!v->fx) {
@@ -364,10 +392,14 @@ int basic_vm_run(BasicVM *vm, const BasicHostOps *ops, void *ctx)
             break;
         }
         case OP_LOADA: case OP_STOREA: {
-            int32_t arr = in->a, idx;
-            BasicValue val = {0, 0};
-            if (in->op == OP_STOREA) val = *--sp;
-            BasicValue iv = *--sp;
+            int32_t arr = in->a & 0xFF, idx;
+            BasicValue val = {0, 0}, iv;
+            if (in->op == OP_STOREA) {
+                OPERAND(in->a >> 8, in->c, val);
+                iv = *--sp;
+            } else {
+                OPERAND(in->a >> 8, in->c, iv);
+            }
             if (basic_to_int(iv, &idx) != BASIC_OK) {
                 char x[32];
                 snprintf(detail, sizeof detail, "array index %s of '%s' is not an integer", value_text(iv, x, sizeof x),
@@ -384,19 +416,17 @@ int basic_vm_run(BasicVM *vm, const BasicHostOps *ops, void *ctx)
             else PUSHV(*cell);
             break;
         }
-        case OP_HOST: case OP_HOST1G: {
-            int argc, id;
+        case OP_HOST: case OP_HOST1: {
+            int argc, id = in->b;
             BasicValue one[1];
             const BasicValue *args;
             if (in->op == OP_HOST) {
                 argc = in->a;
-                id = in->b;
                 sp -= argc;
                 args = sp;
             } else {
                 argc = 1;
-                id = (int)((uint32_t)in->b >> 16);
-                one[0] = g[in->b & 0xFFFF];
+                OPERAND(BASIC_MODE(in->a), in->c, one[0]);
                 args = one;
             }
             hostwork += cost[id & 255];
@@ -414,45 +444,73 @@ int basic_vm_run(BasicVM *vm, const BasicHostOps *ops, void *ctx)
         }
         case OP_POP: sp--; break;
         case OP_ADD: case OP_SUB: case OP_MUL: {
-            BasicValue b = *--sp, a = sp[-1];
+            BasicValue b, r;
+            OPERAND(BASIC_MODE(in->a), in->c, b);
+            BasicValue a = sp[-1];
             if (!a.fx && !b.fx) {
-                int64_t r = in->op == OP_ADD ? (int64_t)a.v + b.v : in->op == OP_SUB ? (int64_t)a.v - b.v
+                int64_t x = in->op == OP_ADD ? (int64_t)a.v + b.v : in->op == OP_SUB ? (int64_t)a.v - b.v
                                                                                         : (int64_t)a.v * b.v;
-                sp[-1] = (BasicValue){wrap32(r), 0};
-                break;
+                r = (BasicValue){wrap32(x), 0};
+            } else {
+                int e = basic_arith(in->op, a, b, &r);
+                if (e) {
+                    arith_detail(detail, sizeof detail, e, in->op, a, b);
+                    FAIL(e);
+                }
             }
-            int e = basic_arith(in->op, a, b, &sp[-1]);
-            if (e) {
-                arith_detail(detail, sizeof detail, e, in->op, a, b);
-                FAIL(e);
+            if (in->a & BASIC_DEST) {
+                g[in->b] = r;
+                sp--;
+            } else {
+                sp[-1] = r;
             }
             break;
         }
         case OP_DIV: case OP_IDIV: case OP_MOD:
         case OP_AND: case OP_OR: case OP_XOR: case OP_EQV: case OP_IMP: {
-            BasicValue b = *--sp, a = sp[-1];
-            int e = basic_arith(in->op, a, b, &sp[-1]);
+            BasicValue b, r;
+            OPERAND(BASIC_MODE(in->a), in->c, b);
+            BasicValue a = sp[-1];
+            int e = basic_arith(in->op, a, b, &r);
             if (e) {
                 arith_detail(detail, sizeof detail, e, in->op, a, b);
                 FAIL(e);
             }
+            if (in->a & BASIC_DEST) {
+                g[in->b] = r;
+                sp--;
+            } else {
+                sp[-1] = r;
+            }
             break;
         }
         case OP_EQ: case OP_NE: case OP_LT: case OP_LE: case OP_GT: case OP_GE: {
-            BasicValue b = *--sp, a = sp[-1];
-            sp[-1] = (BasicValue){compare(in->op, a, b) ? -1 : 0, 0};
+            BasicValue b;
+            OPERAND(BASIC_MODE(in->a), in->c, b);
+            BasicValue r = {compare(in->op, sp[-1], b) ? -1 : 0, 0};
+            if (in->a & BASIC_DEST) {
+                g[in->b] = r;
+                sp--;
+            } else {
+                sp[-1] = r;
+            }
             break;
         }
         case OP_NEG: case OP_NOT: basic_unary(in->op, sp[-1], &sp[-1]); break;
         case OP_JMP: ip = in->b; break;
-        case OP_JZ:
-            if ((--sp)->v == 0) ip = in->b;
+        case OP_JZ: {
+            BasicValue v;
+            OPERAND(BASIC_MODE(in->a), in->c, v);
+            if (v.v == 0) ip = in->b;
             break;
+        }
         case OP_JNZ:
             if ((--sp)->v != 0) ip = in->b;
             break;
         case OP_JZ_LT: case OP_JZ_LE: case OP_JZ_GT: case OP_JZ_GE: case OP_JZ_EQ: case OP_JZ_NE: {
-            BasicValue b = *--sp, a = *--sp;
+            BasicValue b;
+            OPERAND(BASIC_MODE(in->a), in->c, b);
+            BasicValue a = *--sp;
             int t;
             if (!a.fx && !b.fx) {
                 switch (in->op) {
@@ -464,15 +522,35 @@ int basic_vm_run(BasicVM *vm, const BasicHostOps *ops, void *ctx)
                 default: t = a.v != b.v; break;
                 }
             } else {
-                t = compare(in->op - OP_JZ_LT + (in->op >= OP_JZ_EQ ? OP_EQ - 4 : OP_LT), a, b);
+                static const int cmp[6] = {OP_LT, OP_LE, OP_GT, OP_GE, OP_EQ, OP_NE};
+                t = compare(cmp[in->op - OP_JZ_LT], a, b);
             }
             if (!t) ip = in->b;
             break;
         }
         case OP_FORTEST: {
             BasicValue step = *--sp, end = *--sp, ctr = *--sp;
-            int up = step.v >= 0;
-            PUSHV(((BasicValue){compare(up ? OP_LE : OP_GE, ctr, end) ? -1 : 0, 0}));
+            PUSHV(((BasicValue){compare(step.v >= 0 ? OP_LE : OP_GE, ctr, end) ? -1 : 0, 0}));
+            break;
+        }
+        case OP_FORNEXT: {
+            BasicValue *v = (in->a & 1) ? &fp[in->c] : &g[in->c];
+            const BasicValue *lim = &fp[in->a >> 1];
+            BasicValue end = lim[0], step = lim[1];
+            if (!v->fx && !step.fx && !end.fx) {
+                int32_t nv = wrap32((int64_t)v->v + step.v);
+                v->v = nv;
+                if (step.v >= 0 ? nv <= end.v : nv >= end.v) ip = in->b;
+            } else {
+                BasicValue r;
+                int e = basic_arith(OP_ADD, *v, step, &r);
+                if (e) {
+                    arith_detail(detail, sizeof detail, e, OP_ADD, *v, step);
+                    FAIL(e);
+                }
+                *v = r;
+                if (compare(step.v >= 0 ? OP_LE : OP_GE, r, end)) ip = in->b;
+            }
             break;
         }
         case OP_CALL: {
