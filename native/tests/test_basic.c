@@ -860,6 +860,168 @@ static void test_host_queries(void)
     (void)checked_neutrals;
 }
 
+/* The remaining host functions: velocities, controls, spells, shop and spawn
+ * flags, ability effects, terrain layers, the portal scroll, buyback. */
+static void test_host_more(void)
+{
+    const char *src =
+        "if drafting then end\n"
+        "dim vx(255), vy(255), ids(255), stun(255), sil(255), ret(255)\n"
+        "n = objectCount()\n"
+        "for i = 0 to n - 1\n"
+        "  if i > 255 then exit for\n"
+        "  ids(i) = objectId(i): vx(i) = objectVelX(i): vy(i) = objectVelY(i): stun(i) = objectStunTicks(i)\n"
+        "  sil(i) = objectSilenceTicks(i) + 1000 * objectRootTicks(i): ret(i) = objectReturning(i)\n"
+        "next\n"
+        "sc = spellCount(): scast = spellCasterId(0): sx = spellX(0): sy = spellY(0): sit = spellImpactTick(0)\n"
+        "sab = spellAbility(0)\n"
+        "shop = canShop(): spawn = inOwnSpawn(): can0 = canLevelAbility(0): can3 = canLevelAbility(3)\n"
+        "d0 = abilityDamage(0): h0 = abilityHeal(0): r0 = abilityRestore(0)\n"
+        "d1 = abilityDamage(1): h1 = abilityHeal(1): r1 = abilityRestore(1)\n"
+        "lay = selfLayer: tka = terrainKindAt(selfX, selfY, selfLayer): tkg = terrainKindAt(selfX, selfY, GroundLayer)\n"
+        "twa = terrainWalkableAt(selfX, selfY, selfLayer): tha = terrainHeightAt(selfX, selfY, selfLayer)\n"
+        "bbp = buybackPrice(): rsp = selfRespawnTicks: dth = selfDeaths: pcd = selfPortalCooldown\n"
+        "chan = selfChannelTicks: landed = selfAttacksLanded\n"
+        "if doPortal = 1 then\n"
+        "  doPortal = 2\n"
+        "  okScroll = buyItem(21)\n"
+        "  for s = 0 to 5\n"
+        "    if itemId(s) = 21 then scrollSlot = s\n"
+        "  next\n"
+        "  okPortal = useItemAt(scrollSlot, px, py): ePortal = lastActionError()\n"
+        "end if\n"
+        "if doBuyback = 1 then\n"
+        "  doBuyback = 2\n"
+        "  okBuyback = buyback(): eBuyback = lastActionError()\n"
+        "end if\n";
+    const int seats[] = {0};
+    GotaMatch *m = scripted_match(6, seats, 1, src, NULL);
+    int32_t ran;
+    gota_match_step(m, 1, &ran);
+    /* tick 1: in the spawn room, nothing learned */
+    const HeroState *h = &m->hero[0];
+    CHECK_EQ(gi(m, 0, "shop"), 1);
+    CHECK_EQ(gi(m, 0, "spawn"), 1);
+    CHECK_EQ(gi(m, 0, "can0"), 1);
+    CHECK_EQ(gi(m, 0, "can3"), 0);
+    CHECK_EQ(gi(m, 0, "d0") + gi(m, 0, "h0") + gi(m, 0, "r0"), 0);   /* locked */
+    CHECK_EQ(gi(m, 0, "lay"), 1);
+    CHECK_EQ(gi(m, 0, "tka"), gi(m, 0, "tkg") ? 0 : gi(m, 0, "tka"));   /* a fort tile is not on the ground layer */
+    CHECK_EQ(gi(m, 0, "tkg"), 0);
+    CHECK(gi(m, 0, "tka") > 0);
+    CHECK_EQ(gi(m, 0, "twa"), 1);
+    CHECK_EQ(gi(m, 0, "tha"), m->map->height8[map_index_of(m->unit[m->hero_slot[0]].x, m->unit[m->hero_slot[0]].z)]);
+    CHECK_EQ(gi(m, 0, "bbp"), 0);
+    CHECK_EQ(gi(m, 0, "rsp"), 0);
+    CHECK_EQ(gi(m, 0, "landed"), 0);
+    /* learn W and Q on every red seat; an area spell of an ally is pending next tick */
+    int caster = -1;
+    for (int s = 0; s < 5; s++) {
+        GotaCommand q = {GOTA_CMD_LEVEL, 0, 0, 0, 0, 0};
+        gota_match_command(m, s, &q, NULL);
+        const AbilityDef *e = &HERO_CLASS[m->hero[s].cls].ability[2];
+        if (caster < 0 && s != 0 && e->cast == CAST_AREA && e->effect == EFFECT_DAMAGE && e->delay > 2) caster = s;
+    }
+    gota_match_step(m, 1, &ran);
+    CHECK(caster >= 0);   /* seed 6 drafts an ally with a delayed damaging area E */
+    {
+        const AbilityDef *q = &HERO_CLASS[h->cls].ability[0];
+        CHECK_EQ(gi(m, 0, "d0"), q->effect == EFFECT_DAMAGE ? ability_scaled(q->amount, 1) : 0);
+        CHECK_EQ(gi(m, 0, "h0"), q->effect == EFFECT_HEAL ? ability_scaled(q->amount, 1) : 0);
+        CHECK_EQ(gi(m, 0, "r0"), q->effect == EFFECT_RESTORE ? ability_scaled(q->amount, 1) : 0);
+        CHECK_EQ(gi(m, 0, "can0"), 0);   /* no point left */
+    }
+    if (caster >= 0) {
+        /* the caster learns E with a point from the test (as if it had levelled) */
+        m->hero[caster].points++;
+        GotaCommand e = {GOTA_CMD_LEVEL, 0, 0, 0, 2, 0};
+        CHECK_EQ(gota_match_command(m, caster, &e, NULL), GOTA_OK);
+        const GotaUnit *cu = &m->unit[m->hero_slot[caster]];
+        GotaCommand cast = {GOTA_CMD_CAST_POINT, 0, cu->x - GOTA_TILE, cu->z + GOTA_TILE, 2, 0};
+        int32_t answer = -1;
+        gota_match_command(m, caster, &cast, &answer);
+        CHECK_EQ(answer, GOTA_ACT_OK);
+        gota_match_step(m, 1, &ran);
+        CHECK(m->spell_n >= 1);
+        const Spell *sp = &m->spell[0];
+        CHECK_EQ(gi(m, 0, "sc"), m->spell_n);
+        CHECK_EQ(gi(m, 0, "scast"), 100 + caster);
+        CHECK_EQ(gi(m, 0, "sab"), m->hero[caster].cls * 4 + 2);
+        CHECK_EQ(gi(m, 0, "sx"), tile_of(0, sp->x));
+        CHECK_EQ(gi(m, 0, "sy"), tile_of(0, sp->z));
+        CHECK_EQ(gi(m, 0, "sit"), sp->impact_tick);
+    }
+    /* velocities: the displacement over the last tick; controls */
+    GotaCommand go = {GOTA_CMD_ATTACK_MOVE, 0, 0, 0, 0, 0};
+    for (int s = 1; s < 10; s++) gota_match_command(m, s, &go, NULL);
+    gota_match_step(m, 200, &ran);
+    static int32_t before_x[GOTA_MAX_UNITS], before_z[GOTA_MAX_UNITS], before_id[GOTA_MAX_UNITS];
+    for (int i = 0; i < m->unit_n; i++) {
+        before_x[i] = m->unit[i].x;
+        before_z[i] = m->unit[i].z;
+        before_id[i] = m->unit[i].id;
+    }
+    gota_match_step(m, 1, &ran);
+    int stunned = -1;
+    for (int i = 0; i < m->unit_n && stunned < 0; i++)
+        if (m->unit[i].kind == GOTA_KIND_CREEP && m->unit[i].alive && m->unit[i].team == 0) stunned = i;
+    if (stunned >= 0) m->st[stunned].stun = 17;
+    m->hero[6].silence = 40;
+    static int32_t after_x[GOTA_MAX_UNITS], after_z[GOTA_MAX_UNITS];
+    for (int i = 0; i < m->unit_n; i++) {
+        after_x[i] = m->unit[i].x;
+        after_z[i] = m->unit[i].z;
+    }
+    gota_match_step(m, 1, &ran);
+    int32_t len, n = gi(m, 0, "n"), moving = 0;
+    const BasicValue *ids = basic_vm_array(m->script[0], "ids", &len), *vx = basic_vm_array(m->script[0], "vx", &len);
+    const BasicValue *vy = basic_vm_array(m->script[0], "vy", &len), *stun = basic_vm_array(m->script[0], "stun", &len);
+    const BasicValue *sil = basic_vm_array(m->script[0], "sil", &len);
+    for (int i = 0; i < n && i < 256; i++) {
+        int slot = unit_slot_of_id(m, ids[i].v);
+        if (slot < 0) continue;
+        if (before_id[slot] == m->unit[slot].id && m->unit[slot].alive) {
+            int32_t dx = after_x[slot] - before_x[slot], dz = after_z[slot] - before_z[slot];
+            if (dx > GOTA_TILE || dx < -GOTA_TILE || dz > GOTA_TILE || dz < -GOTA_TILE) dx = dz = 0;
+            CHECK_EQ(vx[i].v, dx);
+            CHECK_EQ(vy[i].v, dz);
+            moving += dx != 0 || dz != 0;
+        }
+        if (slot == stunned) CHECK_EQ(stun[i].v, 17);
+        if (slot == m->hero_slot[6]) CHECK_EQ(sil[i].v, m->hero[6].silence + 1000 * m->hero[6].root);
+    }
+    CHECK(moving > 5);
+    /* the portal scroll: back from the field to an allied tower's range */
+    const MapBuilding *tw = &m->map->building[MAP_IDX_TOWER(1, 0, 0)];
+    ((BasicValue *)basic_vm_global(m->script[0], "px"))->v = tile_of(0, tw->x);
+    ((BasicValue *)basic_vm_global(m->script[0], "py"))->v = tile_of(0, tw->z) + 2;
+    ((BasicValue *)basic_vm_global(m->script[0], "doportal"))->v = 1;
+    gota_match_step(m, 1, &ran);
+    CHECK_EQ(gi(m, 0, "okscroll"), 1);
+    CHECK_EQ(gi(m, 0, "okportal"), 1);
+    CHECK_EQ(gi(m, 0, "eportal"), 0);
+    CHECK(m->hero[0].channel > 0);
+    gota_match_step(m, 1, &ran);
+    CHECK_EQ(gi(m, 0, "chan"), m->hero[0].channel);   /* the channel counts down before the bot phase */
+    /* death and buyback */
+    int hs = m->hero_slot[0];
+    m->unit[hs].hp = 0;
+    m->unit[hs].alive = 0;
+    hero_died(m, 0, -1);
+    m->hero[0].gold = 1000;
+    gota_match_step(m, 1, &ran);
+    CHECK_EQ(gi(m, 0, "dth"), 1);
+    CHECK(gi(m, 0, "rsp") > 0);
+    CHECK_EQ(gi(m, 0, "bbp"), m->hero[0].buyback_price);
+    CHECK(gi(m, 0, "bbp") > 0);
+    ((BasicValue *)basic_vm_global(m->script[0], "dobuyback"))->v = 1;
+    gota_match_step(m, 1, &ran);
+    CHECK_EQ(gi(m, 0, "okbuyback"), 1);
+    CHECK_EQ(gi(m, 0, "ebuyback"), 0);
+    CHECK_EQ(m->unit[hs].alive, 1);
+    gota_match_free(m);
+}
+
 static void test_host_commands(void)
 {
     const char *src =
@@ -1143,6 +1305,7 @@ int main(void)
     test_fuzz();
     test_host_self_and_objects();
     test_host_queries();
+    test_host_more();
     test_host_commands();
     test_host_errors_disable_the_seat();
     test_draft_and_determinism();
