@@ -4,7 +4,7 @@
     from gota_arena.basic import compile_file, ScriptOpponent
 
     base = compile_file("plugins/gota_bundled/bas/base.bas")     # BasicSyntaxError on bad source
-    with Match(seed=1, scripts={"red": base}, bots={"blue": "base"}) as m:
+    with Match(seed=1, scripts={"red": base, "blue": "rusher.bas"}) as m:   # a Program, a path or a registered name
         m.run()
         print(m.script_status(0), m.script_log(0))
 
@@ -105,9 +105,16 @@ def compile_file(path: Union[str, os.PathLike]) -> Program:
 
 
 def program(script) -> Program:
-    """A Program from a Program, a path (str / PathLike ending in .bas, or any existing file)."""
+    """A Program from a Program, the path of a .bas file, or the name of a
+    registered script opponent ("base.bas", "rusher.bas", a plugin's)."""
     if isinstance(script, Program):
         return script
+    if isinstance(script, str) and not Path(script).exists():
+        from . import plugins
+        if script in plugins.registrations("opponents"):
+            found = getattr(plugins.opponent(script), "script", None)
+            if isinstance(found, Program):
+                return found
     if isinstance(script, (str, os.PathLike)):
         return compile_file(script)
     raise ArgumentTypeError(f"a script is a Program or the path of a .bas file, got {type(script).__name__} "

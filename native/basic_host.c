@@ -224,6 +224,7 @@ static int64_t floor_div64(int64_t n, int64_t d)
 static int32_t team_tile(int team, int32_t w)
 {
     int64_t v = (int64_t)w + MAP_HALF_WORLD - (team == GOTA_TEAM_BLUE ? 1 : 0);
+    if (v >= 0 && v <= UINT32_MAX) return (int32_t)((uint32_t)v / GOTA_TILE);   /* the map: a division by a constant */
     return (int32_t)floor_div64(v, GOTA_TILE);
 }
 

@@ -101,6 +101,14 @@ def test_bundled_base_plays_a_full_match():
             assert m.seat_stats(seat).commands > 20
 
 
+def test_scripts_by_registered_name():
+    with Match(seed=4, max_ticks=30, scripts={"red": "base.bas", 9: "rusher.bas"}) as m:
+        m.run()
+        assert m.script_status(0).program.endswith("base.bas")
+        assert m.script_status(9).program.endswith("rusher.bas")
+        assert not m.script_status(5).active
+
+
 def test_plugin_opponents_by_name_and_path(tmp_path):
     names = plugins.names("opponents")
     assert "base.bas" in names and "rusher.bas" in names
