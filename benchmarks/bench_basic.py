@@ -38,7 +38,7 @@ RESULTS = Path(__file__).resolve().parent / "RESULTS.md"
 SECTION = "## bench_basic"
 PAIRINGS = (
     ("base.bas", "idle"), ("base", "idle"),
-    ("base.bas", "base"),
+    ("base.bas", "base"), ("rusher.bas", "rusher"),   # each port against its C bot
     ("rusher.bas", "base"), ("rusher", "base"),
     ("base.bas", "rusher"), ("base", "rusher"),
 )

@@ -241,6 +241,7 @@ sub attack(id)
   if attackTarget(id) then
     walking = 0
     attacked = 1
+    order = 3
   else
     ' refused: a building that is not exposed yet, or out of sight
     blockedId(nextBlock) = id
@@ -295,10 +296,7 @@ end if
 if best <> 0 then
   attack(best)
   if attacked = 0 and second <> 0 then attack(second)
-  if attacked then
-    order = 3
-    end
-  end if
+  if attacked then end
 end if
 dx = sx - 57.5: dy = sy - 57.5
 if mode = 0 and dx * dx + dy * dy <= 9 then mode = 1
