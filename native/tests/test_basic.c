@@ -1022,6 +1022,70 @@ static void test_host_more(void)
     gota_match_free(m);
 }
 
+/* The idioms public GotA players rely on (our own code, written in their
+ * style): subs with parameters called without `call`, `next name`, `exit for`
+ * inside nested blocks, `elseif`, `end` inside an if, decimals from `/`,
+ * comparisons stored as -1/0 flags, host constants in arithmetic. Plays 300
+ * ticks on every seat without an error. */
+static void test_public_idioms(void)
+{
+    const char *src =
+        "dim owned(22)\ndim castRange(3)\n\n"
+        "sub chooseHero()\n  if draftTurnId <> selfId then\n    exit sub\n  end if\n  bestClass = -1\n"
+        "  for candidate = 0 to 9\n    if heroAvailable(candidate) then\n      role = heroRole(candidate)\n"
+        "      score = 100\n      for player = 0 to draftPlayerCount() - 1\n"
+        "        if draftPlayerTeam(player) = selfTeam then\n          picked = draftedClass(draftPlayerId(player))\n"
+        "          if picked >= 0 then\n            if heroRole(picked) = role then\n              score = score - 100\n"
+        "            end if\n          end if\n        end if\n      next player\n"
+        "      if score > bestScore or bestClass < 0 then\n        bestScore = score\n        bestClass = candidate\n"
+        "      end if\n    end if\n  next candidate\n  if bestClass >= 0 then\n    accepted = draftHero(bestClass)\n"
+        "    actionError = lastActionError()\n  end if\nend sub\n\n"
+        "sub readObject(index)\n  kind = objectKind(index)\n  if objectReturning(index) or objectAlive(index) = 0 then\n"
+        "    exit sub\n  end if\n  if kind = 1 then\n    godSeen = 1\n  elseif kind = 2 then\n    heroesSeen = heroesSeen + 1\n"
+        "  elseif kind = 3 then\n    creepsSeen = creepsSeen + 1\n  end if\nend sub\n\n"
+        "if drafting then\n  chooseHero()\n  end\nend if\n"
+        "if selfHp <= 0 then\n  price = buybackPrice()\n  if price > 0 and selfGold >= price then\n    accepted = buyback()\n"
+        "  end if\n  end\nend if\n"
+        "if worldTick < nextThink then\n  end\nend if\nnextThink = worldTick + 6\n"
+        "side = 1 - selfTeam * 2\noriginX = selfTeam * (mapWidth - 1)\nmyX = originX + side * selfX\n"
+        "attackRange = (selfAttackRange \\ 100) / (worldScale \\ 100)\ncastRange(1) = 7 / 3\n"
+        "layer = RedFortLayer\nworldLayer = layer + selfTeam * (RedFortLayer + BlueFortLayer - 2 * layer)\n"
+        "heroesSeen = 0: creepsSeen = 0\n"
+        "for scan = 0 to 47\n  if scan < objectCount() then\n    readObject(scan)\n  end if\nnext scan\n"
+        "consume = creepsSeen > 2 and worldTick - hurtTick > tickRate\n"
+        "for id = 0 to 22\n  owned(id) = 0\nnext id\n"
+        "for itemSlot = 0 to 5\n  id = itemId(itemSlot)\n  if id <> 0 then owned(id) = itemCount(itemSlot)\nnext itemSlot\n"
+        "if canShop() and owned(1) < 2 then ok = buyItem(1)\n"
+        "if canLevelAbility(0) then\n  levelAbility(0)\nelseif canLevelAbility(1) then\n  levelAbility(1)\nend if\n"
+        "for offsetY = -1 to 1\n  for offsetX = -1 to 1\n    if terrainWalkable(selfX + offsetX, selfY + offsetY) then\n"
+        "      goalX = selfX + offsetX\n      exit for\n    end if\n  next offsetX\nnext offsetY\n"
+        "accepted = attackMove(mapWidth \\ 2, mapHeight \\ 2)\n";
+    const int all[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9};
+    GotaMatch *m = scripted_match(8, all, 10, src, NULL);
+    int32_t ran;
+    gota_match_step(m, 300, &ran);
+    for (int s = 0; s < 10; s++) {
+        GotaScriptStatus st;
+        gota_match_script_status(m, s, &st);
+        if (st.disabled) fprintf(stderr, "seat %d: %s\n", s, st.error);
+        CHECK_EQ(st.disabled, 0);
+        CHECK_EQ(gi(m, s, "accepted") == 1 || gi(m, s, "accepted") == 0, 1);
+        CHECK(gi(m, s, "godseen") == 1);
+    }
+    /* the draft idiom picked distinct roles per team */
+    for (int team = 0; team < 2; team++) {
+        int roles = 0;
+        for (int s = team * 5; s < team * 5 + 5; s++) roles |= 1 << HERO_CLASS[m->hero[s].cls].role;
+        CHECK_EQ(roles, 31);
+    }
+    {
+        int32_t len;
+        const BasicValue *cr = basic_vm_array(m->script[0], "castrange", &len);
+        CHECK(cr && cr[1].fx == 1 && cr[1].v == 152917);
+    }
+    gota_match_free(m);
+}
+
 static void test_host_commands(void)
 {
     const char *src =
@@ -1306,6 +1370,7 @@ int main(void)
     test_host_self_and_objects();
     test_host_queries();
     test_host_more();
+    test_public_idioms();
     test_host_commands();
     test_host_errors_disable_the_seat();
     test_draft_and_determinism();
