@@ -21,6 +21,7 @@ from .heroes import HeroInfo, SeatStats, SpellWarning, ability_name, class_name,
 from .sim import Event, Match, MatchConfig, MatchInfo  # noqa: E402
 from .bots import bot_config, bot_id, bot_name, bot_names  # noqa: E402
 from .hookspecs import hookimpl  # noqa: E402
+from .basic import BasicSyntaxError  # noqa: E402
 
 __all__ = [
     "__version__", "hookimpl", "Match", "MatchConfig", "MatchInfo", "Event",
@@ -32,4 +33,5 @@ __all__ = [
     "GotaError", "ConfigError", "ConfigConflictError", "UnknownConfigKeyError", "ConfigRangeError", "ConfigTypeError",
     "ArgumentRangeError", "ArgumentTypeError", "GotaIndexError", "GotaBufferError", "NullPointerError",
     "MatchOverError", "PluginError", "ReplayError", "GotaMemoryError", "InternalError", "ClosedMatchError",
+    "BasicSyntaxError",
 ]

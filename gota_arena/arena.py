@@ -201,6 +201,25 @@ class Arena:
         check(lib.gota_batch_set_opponent(self._handle("Arena.set_opponent"), _int(lane, "lane"), bot),
               f"Arena.set_opponent({lane}, {opponent!r})")
 
+    def set_opponent_script(self, lane: int, script) -> None:
+        """A BASIC script (a gota_arena.basic.Program or a .bas path) for the lane's
+        other team from its next start on; each start gives its five seats fresh
+        VMs (the script drafts). None goes back to the default opponent."""
+        from .basic import program
+        prog = None if script is None else program(script)
+        check(lib.gota_batch_set_opponent_script(self._handle("Arena.set_opponent_script"), _int(lane, "lane"),
+                                                 ffi.NULL if prog is None else prog.ptr),
+              f"Arena.set_opponent_script({lane}, {script!r})")
+
+    def set_learner_script(self, lane: int, script) -> None:
+        """A BASIC script for the lane's learner team from its next start on
+        (evaluation), or None for agents."""
+        from .basic import program
+        prog = None if script is None else program(script)
+        check(lib.gota_batch_set_learner_script(self._handle("Arena.set_learner_script"), _int(lane, "lane"),
+                                                ffi.NULL if prog is None else prog.ptr),
+              f"Arena.set_learner_script({lane}, {script!r})")
+
     def set_learner_bot(self, lane: int, bot) -> None:
         """A bot for the lane's learner team from its next start on (evaluation:
         bot against bot or against a Python opponent), or None for agents."""

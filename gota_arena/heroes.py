@@ -83,6 +83,7 @@ class SeatStats:
     alive: int
     commands: int
     invalid_actions: int
+    script_errors: int       # BASIC runtime errors (each disables the seat's script; docs/basic.md)
 
 
 @dataclass(frozen=True)

@@ -41,8 +41,9 @@ def gota_register_opponents(register: Register) -> None:
     ``factory(**options)`` is called when a run asks for ``name`` (options come
     from the config, e.g. ``opponent.options``) and must return a
     ``gota_arena.opponents.Opponent``: either one with ``bot`` set to a native
-    bot name (the simulator plays those seats; ``act`` is never called) or one
-    whose ``act(seats)`` maps a ``SeatBatch`` (observations, masks, lanes,
+    bot name (the simulator plays those seats; ``act`` is never called), a
+    ``gota_arena.basic.ScriptOpponent`` of a ``.bas`` file (the simulator runs
+    the BASIC script on those seats; docs/basic.md), or one whose ``act(seats)`` maps a ``SeatBatch`` (observations, masks, lanes,
     episode starts of every seat it plays, all lanes at once) to int32 actions
     ``[n, 5]`` that the masks allow.
     """

@@ -76,7 +76,10 @@ class LearnerEnv:
             raise ArgumentRangeError(f"the opponent chooser returned {opponent!r} for lane {lane}; it must return "
                                      "a gota_arena.opponents.Opponent or a registered opponent name")
         self._next[lane] = opponent
-        self.arena.set_opponent(lane, opponent.bot or "external")
+        if opponent.script is not None:
+            self.arena.set_opponent_script(lane, opponent.script)
+        else:
+            self.arena.set_opponent(lane, opponent.bot or "external")
         return opponent
 
     def opponent(self, lane: int) -> str:
@@ -106,7 +109,7 @@ class LearnerEnv:
         groups = {}
         for lane in range(self.self_play_lanes, self.lanes):
             opponent = self._current[lane]
-            if opponent.bot is None:
+            if not opponent.native:
                 groups.setdefault(id(opponent), (opponent, []))[1].append(lane)
         for opponent, lanes in groups.values():
             lanes = np.asarray(lanes, dtype=np.int64)

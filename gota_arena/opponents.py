@@ -3,6 +3,9 @@
 An opponent is either
 - a **native bot** (``Opponent.bot`` is its name): the simulator plays those
   seats inside the tick and ``act`` is never called; or
+- a **BASIC script** (``Opponent.script`` is a compiled ``gota_arena.basic.Program``,
+  ``ScriptOpponent``): the simulator runs it on those seats inside the tick, one
+  VM per seat, and ``act`` is never called; or
 - a **Python opponent**: ``act(seats)`` is called once per step with every seat
   it plays in every lane (a ``SeatBatch``) and returns int32 actions ``[n, 5]``
   that the seats' masks allow. A frozen policy checkpoint is one
@@ -39,6 +42,12 @@ class Opponent:
 
     name: str = "opponent"
     bot: Optional[str] = None
+    script = None   # a gota_arena.basic.Program played inside the simulator (ScriptOpponent)
+
+    @property
+    def native(self) -> bool:
+        """Played inside the simulator (a bot or a script): ``act`` is never called."""
+        return self.bot is not None or self.script is not None
 
     def act(self, seats: SeatBatch) -> np.ndarray:
         raise NotImplementedError(f"opponent {self.name!r} has no bot and no act()")

@@ -22,7 +22,7 @@ import pluggy
 from . import __version__, hookspecs
 from .errors import PluginError
 
-BUILTIN_PLUGINS = ("gota_bundled.bots", "gota_bundled.rewards", "gota_bundled.policies")
+BUILTIN_PLUGINS = ("gota_bundled.bots", "gota_bundled.scripts", "gota_bundled.rewards", "gota_bundled.policies")
 ENTRY_POINT_GROUP = "gota_arena"
 KINDS = {"opponents": "gota_register_opponents", "reward_modes": "gota_register_reward_modes",
          "policies": "gota_register_policies"}
@@ -149,6 +149,8 @@ def names(kind: str) -> list:
 def create(kind: str, name: str, /, **options):
     """Build the registered ``name`` of ``kind`` with ``options``."""
     found = registrations(kind)
+    if kind == "opponents" and name not in found and isinstance(name, str) and name.lower().endswith(".bas"):
+        return _script_by_path(name, **options)
     if name not in found:
         known = ", ".join(sorted(found)) or "none"
         raise PluginError(f"unknown {SINGULAR[kind]} {name!r}; the known ones are: {known} "
@@ -162,6 +164,19 @@ def create(kind: str, name: str, /, **options):
     except ValueError:   # no signature to check (a builtin): let the call decide
         pass
     return entry.factory(**options)
+
+
+def _script_by_path(path: str, **options):
+    """``opponent=path/to/bot.bas``: a BASIC script that no plugin registered, by its path."""
+    from .basic import ScriptOpponent
+    if not os.path.isfile(path):
+        known = ", ".join(n for n in sorted(registrations("opponents")) if n.endswith(".bas")) or "none"
+        raise PluginError(f"opponent {path!r}: no such BASIC script file, and no plugin registers that name "
+                          f"(registered scripts: {known})")
+    try:
+        return ScriptOpponent(path, **options)
+    except TypeError as error:
+        raise PluginError(f"opponent {path!r} (a BASIC script) rejected its options {options}: {error}") from error
 
 
 def opponent(name: str, /, **options):

@@ -720,6 +720,9 @@ class RecordingMatch(Match):
                 raise ReplayError(f"RecordingMatch: the match's config has a field that the simulator's key list "
                                   f"(gota_config_keys) does not name, so it cannot be recorded: {config}")
         self._rec_config = config
+        if any(int(config[f"bot_{s}"]) == lib.GOTA_BOT_SCRIPT for s in range(SEATS)):
+            raise ReplayError("RecordingMatch: a match with BASIC script seats cannot be recorded (a replay file "
+                              "does not carry the scripts)")
         self._rec_bots = tuple(bot_names()[int(config[f"bot_{s}"])] for s in range(SEATS))
         self._rec_classes = tuple(self.hero(s).hero_class for s in range(SEATS)) if config["heroes"] else ()
         self._rec_start = self.hash()
@@ -988,7 +991,7 @@ class ArenaRecorder:
 
     def _start(self, lane: int) -> Optional[_Episode]:
         info = self.arena.lane(lane)
-        if info["tick"] != 0:
+        if info["tick"] != 0 or info["opponent"] == lib.GOTA_BOT_SCRIPT:   # scripts are not recorded (yet)
             self._episodes[lane] = None
             return None
         chosen = True if self.select is None else self.select(lane, info)

@@ -35,6 +35,7 @@ from .errors import (
     unknown_key_error,
 )
 from .bots import bot_config
+from .basic import ScriptControls
 from .contract import ContractViews
 from .heroes import HeroControls
 from .layout import EVENT_DTYPE, UNIT_DTYPE
@@ -157,13 +158,15 @@ class Event:
     z: int
 
 
-class Match(HeroControls, ContractViews):
+class Match(HeroControls, ContractViews, ScriptControls):
     """One match: ``Match(**config)`` or ``Match.from_config(mapping)``.
 
     Config keys and their ranges come from the simulator (``gota_config_keys``);
     unknown keys and bad values raise ConfigError naming the key. ``bots=`` puts
     bundled bots on seats by name: ``Match(bots={"red": "base", "blue": "puller"})``
-    fills the keys bot_0..bot_9 (gota_arena.bots). The native state
+    fills the keys bot_0..bot_9 (gota_arena.bots); ``scripts=`` puts BASIC scripts
+    (paths or compiled programs) on seats: ``Match(scripts={"red": "base.bas"})``
+    (gota_arena.basic; the scripts draft their heroes). The native state
     is freed by ``close()`` (also on ``with`` exit and when the object is collected);
     every call after ``close()`` raises ClosedMatchError.
     """
@@ -182,9 +185,13 @@ class Match(HeroControls, ContractViews):
 
     def _open(self, config: dict) -> None:
         self._ptr = None
-        if "bots" in config:  # bots={"red": "base", 7: "puller"} -> bot_0..bot_9 (gota_arena.bots)
+        scripts = None
+        if "bots" in config or "scripts" in config:
             config = dict(config)
+        if "bots" in config:  # bots={"red": "base", 7: "puller"} -> bot_0..bot_9 (gota_arena.bots)
             config.update(bot_config(config.pop("bots")))
+        if "scripts" in config:  # scripts={"red": "base.bas"} -> BASIC seats (gota_arena.basic)
+            scripts = config.pop("scripts")
         cfg = _config_struct(config)
         err = ffi.new("int *")
         ptr = lib.gota_match_new(cfg, err)
@@ -197,6 +204,8 @@ class Match(HeroControls, ContractViews):
         self._ran = ffi.new("int32_t *")
         self._info = ffi.new("GotaMatchInfo *")
         self._u64 = ffi.new("uint64_t *")
+        if scripts:
+            self._attach_scripts(scripts)
 
     # ---- lifetime -------------------------------------------------------------
     def _handle(self, what: str):

@@ -18,6 +18,7 @@
 #include "batch.h"
 #include "world.h"
 #include "contract.h"
+#include "basic.h"
 
 /* ---- lanes ------------------------------------------------------------- */
 static int32_t lane_learner_team(int64_t seed)
@@ -57,6 +58,17 @@ static int lane_start(GotaBatch *b, BatchLane *L, int64_t seed)
     int err = GOTA_OK;
     GotaMatch *m = gota_match_new(&cfg, &err);
     if (!m) return err != GOTA_OK ? err : GOTA_ERR_INTERNAL;
+    if (opponent == GOTA_BOT_SCRIPT || L->learner_bot == GOTA_BOT_SCRIPT) {
+        /* script seats: a VM each, then the reset again so the scripts draft */
+        for (int k = 0; k < GOTA_SEATS && err == GOTA_OK; k++)
+            if (cfg.bot[k] == GOTA_BOT_SCRIPT)
+                err = gota_match_set_script(m, k, k / 5 == learner ? L->learner_script : L->opponent_script);
+        if (err == GOTA_OK) err = gota_match_reset(m, seed);
+        if (err != GOTA_OK) {
+            gota_match_free(m);
+            return err;
+        }
+    }
     gota_match_free(L->match);
     L->match = m;
     nav_lend_search(&m->nav, L->search);
@@ -375,7 +387,11 @@ void gota_batch_free(GotaBatch *b)
     if (!b) return;
     pool_stop(b);
     if (b->lane)
-        for (int32_t i = 0; i < b->lanes; i++) gota_match_free(b->lane[i].match);
+        for (int32_t i = 0; i < b->lanes; i++) {
+            gota_match_free(b->lane[i].match);
+            basic_program_release(b->lane[i].opponent_script);
+            basic_program_release(b->lane[i].learner_script);
+        }
     free(b->lane);
     free(b->opponents);
     free(b);
@@ -525,6 +541,33 @@ int gota_batch_set_learner_bot(GotaBatch *b, int32_t lane, int32_t bot)
     if (lane < 0 || lane >= b->lanes) return GOTA_ERR_INDEX;
     if (bot < GOTA_BOT_EXTERNAL || bot >= GOTA_BOTS) return GOTA_ERR_RANGE;
     b->lane[lane].learner_bot = bot;
+    return GOTA_OK;
+}
+
+static void swap_script(GotaBasicProgram **slot, GotaBasicProgram *p)
+{
+    basic_program_retain(p);
+    basic_program_release(*slot);
+    *slot = p;
+}
+
+int gota_batch_set_opponent_script(GotaBatch *b, int32_t lane, GotaBasicProgram *p)
+{
+    if (!b) return GOTA_ERR_NULL;
+    if (lane < 0 || lane >= b->lanes) return GOTA_ERR_INDEX;
+    BatchLane *L = &b->lane[lane];
+    swap_script(&L->opponent_script, p);
+    L->opponent_override = p ? GOTA_BOT_SCRIPT : -1;
+    return GOTA_OK;
+}
+
+int gota_batch_set_learner_script(GotaBatch *b, int32_t lane, GotaBasicProgram *p)
+{
+    if (!b) return GOTA_ERR_NULL;
+    if (lane < 0 || lane >= b->lanes) return GOTA_ERR_INDEX;
+    BatchLane *L = &b->lane[lane];
+    swap_script(&L->learner_script, p);
+    L->learner_bot = p ? GOTA_BOT_SCRIPT : GOTA_BOT_EXTERNAL;
     return GOTA_OK;
 }
 

@@ -24,6 +24,8 @@ typedef struct {
     int32_t learner_bot;      /* gota_batch_set_learner_bot: the learner team's bot, 0 = agents */
     int32_t learner_bot_now;  /* the learner team's bot in the running episode */
     int64_t next_seed;        /* gota_batch_set_next_seed: the next start's seed once, -1 = default */
+    GotaBasicProgram *opponent_script;   /* gota_batch_set_opponent_script (opponent_override GOTA_BOT_SCRIPT) */
+    GotaBasicProgram *learner_script;    /* gota_batch_set_learner_script (learner_bot GOTA_BOT_SCRIPT) */
     int64_t potential[2];     /* leaderboard potential per team, at the last decision */
     int err;                  /* this lane's code of the current job */
     NavSearch *search;        /* the A* scratch lent while a thread runs the lane's job */

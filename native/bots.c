@@ -23,12 +23,12 @@
 #include "rng.h"
 #include "fixmath.h"
 
-static const char *const BOT_NAMES[GOTA_BOTS] = {"external", "idle", "random", "base", "rusher", "baseline",
-                                                 "puller"};
+static const char *const BOT_NAMES[GOTA_BOT_SCRIPT + 1] = {"external", "idle", "random", "base", "rusher",
+                                                           "baseline", "puller", "script"};
 
 const char *gota_bot_name(int32_t bot)
 {
-    return bot >= 0 && bot < GOTA_BOTS ? BOT_NAMES[bot] : NULL;
+    return bot >= 0 && bot <= GOTA_BOT_SCRIPT ? BOT_NAMES[bot] : NULL;
 }
 
 void bots_reset(GotaMatch *m)
@@ -295,6 +295,10 @@ void bots_run(GotaMatch *m)
     for (int k = 0; k < SEATS; k++) {
         int seat = (m->tick + k) % SEATS;
         const BotState *b = &m->bot[seat];
+        if (b->kind == GOTA_BOT_SCRIPT) {   /* scripts decide every tick (basic_host.c) */
+            script_decide(m, seat);
+            continue;
+        }
         if ((m->tick + seat) % BOT_THINK_EVERY != 0) continue;
         if (b->kind == GOTA_BOT_EXTERNAL && !m->cfg.upkeep) continue;
         if (hero_seat_of_slot(m, m->hero_slot[seat]) != seat) continue;

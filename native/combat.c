@@ -63,6 +63,7 @@ static void hit_landed(GotaMatch *m, const Hit *h, int32_t dealt)
     int kind = m->unit[h->target].kind;
     if (a_seat >= 0) {
         GotaSeatStats *st = &m->hero[a_seat].stats;
+        if (h->source == HIT_ATTACK) scripts_attack_landed(m, a_seat);
         if (kind == GOTA_KIND_HERO) st->hero_damage += dealt;
         else if (kind == GOTA_KIND_TOWER || kind == GOTA_KIND_BARRACKS) st->tower_damage += dealt;
         else if (kind == GOTA_KIND_GOD) st->god_damage += dealt;

@@ -88,7 +88,8 @@ typedef struct {
     int64_t hero_class[10]; /* keys class_0..class_9: the seat's class 0..9, or -1
                                (default) for the seeded role draft to choose */
     int64_t bot[10];        /* keys bot_0..bot_9: GOTA_BOT_* playing the seat inside
-                               the tick; 0 (default) = an external seat */
+                               the tick; 0 (default) = an external seat; GOTA_BOT_SCRIPT
+                               for a seat played by its BASIC script */
 } GotaConfig;
 
 /* bundled bots (config keys bot_0..bot_9; docs/bots.md) */
@@ -100,9 +101,11 @@ typedef struct {
 #define GOTA_BOT_BASELINE 5      /* baseline.bas: base plus its W strike */
 #define GOTA_BOT_PULLER 6        /* puller.bas: lanes, last hits, spells, retreats, camp pulls */
 #define GOTA_BOTS 7
+#define GOTA_BOT_SCRIPT 7        /* a BASIC script (gota_match_set_script; docs/basic.md): not
+                                    one of the GOTA_BOTS bundled bots; without a script it idles */
 
-/* The name of bot id 0..6 ("external", "idle", "random", "base", "rusher",
- * "baseline", "puller"); NULL for another id. */
+/* The name of bot id 0..7 ("external", "idle", "random", "base", "rusher",
+ * "baseline", "puller", "script"); NULL for another id. */
 const char *gota_bot_name(int32_t bot);
 
 /* Fill cfg with the defaults. */
@@ -274,7 +277,8 @@ typedef struct {
     int64_t god_damage, level, gold, team, hero_class, alive;
     int64_t commands;         /* commands issued */
     int64_t invalid_actions;  /* commands answered with an action error */
-    int64_t reserved[2];
+    int64_t script_errors;    /* BASIC runtime errors (each disables the seat's script; docs/basic.md) */
+    int64_t reserved[1];
 } GotaSeatStats;
 
 /* A hero's details beyond its GotaUnit. */
@@ -450,6 +454,55 @@ int gota_map_lane(int32_t lane, int32_t *out_xz, int32_t cap, int32_t *count);
 /* Neutral camps: x,z (world) and tier, 3 ints per camp; cap counts int32 values. */
 int gota_map_camps(int32_t *out, int32_t cap, int32_t *count);
 
+/* ---- BASIC scripts (docs/basic.md; rules section 9) --------------------
+ * Opponent scripts in GotA BASIC. A compiled program is immutable and
+ * reference-counted: any number of matches and lanes may share it; each seat
+ * that plays it gets its own VM (variables, arrays, log) inside the match. */
+typedef struct GotaBasicProgram GotaBasicProgram;
+
+typedef struct {
+    int32_t instructions;     /* counted instructions (at most 20,000) */
+    int32_t ops;              /* bytecode operations of any kind */
+    int32_t globals, arrays, elements, subs;
+    int32_t source_bytes;
+    int64_t memory;           /* logical VM memory, 16 bytes a value cell (at most 2 MiB) */
+    uint64_t source_hash;     /* FNV-1a 64 of the source */
+} GotaBasicInfo;
+
+/* Compile `len` bytes of source (len -1: NUL-terminated) named `name` (the
+ * file name of diagnostics). GOTA_OK and *out (the caller's reference, freed
+ * with gota_basic_free); else GOTA_ERR_RANGE with "name:line:col: what was
+ * expected" in err (errcap bytes, NUL-terminated), GOTA_ERR_NULL, GOTA_ERR_NOMEM. */
+int gota_basic_compile(const char *source, int64_t len, const char *name, GotaBasicProgram **out,
+                       char *err, int32_t errcap);
+/* Drop the caller's reference; matches and batches keep their own. NULL is ignored. */
+void gota_basic_free(GotaBasicProgram *p);
+int gota_basic_info(const GotaBasicProgram *p, GotaBasicInfo *out);
+
+/* Play `seat` with a fresh VM of program p (NULL: the seat becomes external
+ * again). The seat's bot key becomes GOTA_BOT_SCRIPT; the script decides every
+ * tick from the next one on. The draft happens at reset: to let the script
+ * pick its hero, set the scripts and then gota_match_reset. Scripts stay
+ * attached across resets (each reset starts their VMs afresh). */
+int gota_match_set_script(GotaMatch *m, int32_t seat, GotaBasicProgram *p);
+
+typedef struct {
+    int32_t active;           /* 1 when a script plays the seat */
+    int32_t disabled;         /* 1 after a runtime error: the seat idles for the rest of the match */
+    int32_t error_code;       /* the error's kind (1 instructions, 2 work, 3 call depth, 4 division by zero,
+                                 5 range, 6 not an integer, 7 print, 8 host call), 0 none */
+    int32_t last_instructions, last_work;   /* of the latest decision */
+    int64_t decisions;        /* decisions run (every tick, dead or alive, and the draft's) */
+    int64_t instructions;     /* counted instructions run */
+    int64_t log_bytes;        /* bytes ever written to the private log */
+    char error[256];          /* "file:line:col: runtime error: ..." */
+    char program[128];        /* the program's name */
+} GotaScriptStatus;
+int gota_match_script_status(const GotaMatch *m, int32_t seat, GotaScriptStatus *out);
+/* The seat's private log (PRINT output, runtime errors; the newest 8 KiB):
+ * up to cap bytes, not NUL-terminated; *len = bytes written. */
+int gota_match_script_log(const GotaMatch *m, int32_t seat, char *out, int32_t cap, int32_t *len);
+
 /* ---- errors ----------------------------------------------------------- */
 const char *gota_error_text(int code);
 
@@ -555,6 +608,13 @@ int gota_batch_set_learner_bot(GotaBatch *b, int32_t lane, int32_t bot);
 /* The seed of the lane's next start (its restart after it finishes, or a
  * reset), once; -1 withdraws it. 0..INT32_MAX. */
 int gota_batch_set_next_seed(GotaBatch *b, int32_t lane, int64_t seed);
+/* A BASIC script for the other team's five seats from the lane's next start
+ * on, like gota_batch_set_opponent with a bot (p NULL: back to the default).
+ * The lane keeps its own reference; each start gives the seats fresh VMs and
+ * lets the script draft. Lane stats name the opponent GOTA_BOT_SCRIPT. */
+int gota_batch_set_opponent_script(GotaBatch *b, int32_t lane, GotaBasicProgram *p);
+/* The same for the learner team (evaluation): p NULL gives the rows back to agents. */
+int gota_batch_set_learner_script(GotaBatch *b, int32_t lane, GotaBasicProgram *p);
 /* The state hash of a lane's current match. */
 int gota_batch_lane_hash(const GotaBatch *b, int32_t lane, uint64_t *out);
 /* The agent's lane and seat: GOTA_ERR_INDEX past the end. */

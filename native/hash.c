@@ -81,6 +81,15 @@ static void fold_bot(Hasher *s, const BotState *b)
     }
 }
 
+static void fold_script(Hasher *s, int seat, const BasicVM *vm)
+{
+    const BasicProgram *p = vm->prog;
+    fold(s, seat); fold(s, (int64_t)p->source_hash); fold(s, p->cells);
+    for (int32_t i = 0; i < p->cells; i++) { fold(s, vm->cells[i].v); fold(s, vm->cells[i].fx); }
+    fold(s, vm->disabled); fold(s, vm->error_code); fold(s, vm->decisions); fold(s, vm->last_action_error);
+    fold(s, vm->attacks_landed);
+}
+
 uint64_t match_hash(const GotaMatch *m)
 {
     Hasher s = {0xCBF29CE484222325ull};
@@ -108,6 +117,9 @@ uint64_t match_hash(const GotaMatch *m)
             fold(&s, i);
             fold_bot(&s, &m->bot[i]);
         }
+    /* script seats: the VM state that steers play (variables, arrays, status) */
+    for (int i = 0; i < SEATS; i++)
+        if (m->script[i]) fold_script(&s, i, m->script[i]);
     fold(&s, m->unit_n);
     for (int i = 0; i < m->unit_n; i++) {
         fold(&s, m->unit[i].kind);

@@ -114,7 +114,12 @@ static void draft(GotaMatch *m, int cls[SEATS])
         for (int c = 0; n == 0 && c < HERO_CLASSES; c++)
             if (!taken[c]) pool[n++] = c;
         int c = pool[rng_below(&m->rng, (uint32_t)n)];
-        if (m->cfg.bot[seat] != GOTA_BOT_EXTERNAL) c = pool[0];   /* a bot's pick; the draw keeps the stream */
+        if (m->cfg.bot[seat] == GOTA_BOT_SCRIPT) {   /* a script picks any free class; none: the draw's */
+            int pick = script_draft(m, seat, cls);
+            if (pick >= 0 && pick < HERO_CLASSES && !taken[pick]) c = pick;
+        } else if (m->cfg.bot[seat] != GOTA_BOT_EXTERNAL) {
+            c = pool[0];   /* a bot's pick; the draw keeps the stream */
+        }
         cls[seat] = c;
         taken[c] = 1;
         has_role[team][HERO_CLASS[c].role] = 1;

@@ -25,7 +25,7 @@ typedef struct {
 } ConfigKey;
 
 #define CLASS_KEY(i) {"class_" #i, offsetof(GotaConfig, hero_class) + (i) * sizeof(int64_t), -1, HERO_CLASSES - 1, -1}
-#define BOT_KEY(i) {"bot_" #i, offsetof(GotaConfig, bot) + (i) * sizeof(int64_t), 0, GOTA_BOTS - 1, GOTA_BOT_EXTERNAL}
+#define BOT_KEY(i) {"bot_" #i, offsetof(GotaConfig, bot) + (i) * sizeof(int64_t), 0, GOTA_BOT_SCRIPT, GOTA_BOT_EXTERNAL}
 static const ConfigKey config_keys[] = {
     {"seed", offsetof(GotaConfig, seed), INT32_MIN, INT32_MAX, 2026},
     {"max_ticks", offsetof(GotaConfig, max_ticks), 1, GOTA_MAX_BATTLE_TICKS, GOTA_MAX_BATTLE_TICKS},
@@ -128,8 +128,13 @@ static void match_clear(GotaMatch *m, int64_t seed)
     const VisionTables *tables = m->vision.tables;
     GotaConfig cfg = m->cfg;
     NavSearch *own_search = m->nav.own_search, *search = m->nav.search;   /* scratch survives a reset */
+    BasicVM *script[SEATS];
+    memcpy(script, m->script, sizeof script);
+    struct ScriptView *view = m->script_view;
     memset(m, 0, sizeof *m);
     m->cfg = cfg;
+    memcpy(m->script, script, sizeof script);
+    m->script_view = view;
     m->cfg.seed = seed;
     m->map = map;
     m->result = GOTA_RESULT_RUNNING;
@@ -151,9 +156,11 @@ int gota_match_reset(GotaMatch *m, int64_t seed)
     match_clear(m, seed);
     structures_spawn(m);
     structures_sync(m);
+    scripts_reset(m);   /* before the draft, where scripts pick */
     if (m->cfg.heroes) {
         int err = heroes_spawn(m);
         if (err != GOTA_OK) return err;
+        scripts_after_draft(m);
     }
     bots_reset(m);
     m->next_id = 1000;   /* heroes own ids 100..109 (rules section 7); spawned units start here */
@@ -190,6 +197,7 @@ void gota_match_free(GotaMatch *m)
 {
     if (!m) return;
     nav_release(&m->nav);
+    scripts_free(m);
     free(m);
 }
 
@@ -262,6 +270,7 @@ static void phase_vision(GotaMatch *m)
 
 static void phase_snapshot(GotaMatch *m)
 {
+    scripts_snapshot(m);   /* velocities for the scripts (only when a script plays) */
     for (int i = 0; i < m->unit_n; i++) {
         m->snap_x[i] = m->unit[i].x;
         m->snap_z[i] = m->unit[i].z;

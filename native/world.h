@@ -23,6 +23,7 @@
 #include "camp.h"
 #include "economy.h"
 #include "bot.h"
+#include "basic.h"
 
 /* ---- rule numbers (rules sections 3.3, 3.4, 7) -------------------------- */
 #define CREEP_HP 60
@@ -125,6 +126,9 @@ struct GotaMatch {
     int32_t spell_n;
     CampState camp[MAP_CAMPS];
     BotState bot[SEATS];          /* the bot of each seat (kind 0: an external seat) */
+    BasicVM *script[SEATS];       /* the VM of each script seat (GOTA_BOT_SCRIPT), NULL none; kept
+                                     across resets, which restart it (basic_host.c) */
+    struct ScriptView *script_view;   /* per-tick object and spell lists of the scripts; NULL without */
 
     Nav nav;
     Vision vision;

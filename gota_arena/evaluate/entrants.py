@@ -52,7 +52,7 @@ def build(entry, device: str = "cpu") -> Entrant:
             return Entrant(name, opponent, f"checkpoint {spec['checkpoint']} ({policy.adapter})", spec=spec)
         opponent = plugins.opponent(str(spec["opponent"]), **dict(spec.get("options") or {}))
         opponent.name = name
-        kind = "native bot" if opponent.bot else "plugin opponent"
+        kind = "native bot" if opponent.bot else "BASIC script" if opponent.script is not None else "plugin opponent"
         return Entrant(name, opponent, f"{kind} {spec['opponent']}", spec=spec)
     except GotaError as error:
         return Entrant(name, None, str(spec.get("checkpoint") or spec.get("opponent")), error=str(error), spec=spec)

@@ -76,8 +76,14 @@ def play(games: List[Game], entrants: Dict[str, Opponent], lanes: int, threads: 
                 return
             red, blue = entrants[game.red], entrants[game.blue]
             mine, other = (red, blue) if learner_team(game.seed) == 0 else (blue, red)
-            arena.set_learner_bot(lane, mine.bot)
-            arena.set_opponent(lane, other.bot or "external")
+            if mine.script is not None:
+                arena.set_learner_script(lane, mine.script)
+            else:
+                arena.set_learner_bot(lane, mine.bot)
+            if other.script is not None:
+                arena.set_opponent_script(lane, other.script)
+            else:
+                arena.set_opponent(lane, other.bot or "external")
             arena.set_next_seed(lane, game.seed)
 
         def begin(lane: int) -> None:
@@ -151,7 +157,7 @@ def _python_rows(state) -> dict:
         if s.game is None:
             continue
         for side, controller in enumerate(s.controllers):
-            if controller.bot is None:
+            if not controller.native:
                 groups.setdefault(controller, []).extend(range(lane * 10 + side * 5, lane * 10 + side * 5 + 5))
     return groups
 

@@ -33,7 +33,8 @@ static void test_config(void)
     CHECK_EQ(v, GOTA_BOT_EXTERNAL);
     CHECK_EQ(gota_config_set(&cfg, "bot_9", GOTA_BOT_PULLER), GOTA_OK);
     CHECK_EQ(cfg.bot[9], GOTA_BOT_PULLER);
-    CHECK_EQ(gota_config_set(&cfg, "bot_3", GOTA_BOTS), GOTA_ERR_RANGE);
+    CHECK_EQ(gota_config_set(&cfg, "bot_3", GOTA_BOT_SCRIPT), GOTA_OK);   /* a script seat (idles without one) */
+    CHECK_EQ(gota_config_set(&cfg, "bot_3", GOTA_BOT_SCRIPT + 1), GOTA_ERR_RANGE);
     CHECK_EQ(gota_config_set(&cfg, "bot_3", -1), GOTA_ERR_RANGE);
     CHECK_EQ(gota_config_set(&cfg, "bot_10", 1), GOTA_ERR_UNKNOWN_KEY);
     CHECK(strstr(gota_config_keys(), "bot_0 ") != NULL);
@@ -41,7 +42,8 @@ static void test_config(void)
     static const char *names[GOTA_BOTS] = {"external", "idle", "random", "base", "rusher", "baseline", "puller"};
     for (int b = 0; b < GOTA_BOTS; b++) CHECK(gota_bot_name(b) && strcmp(gota_bot_name(b), names[b]) == 0);
     CHECK(gota_bot_name(-1) == NULL);
-    CHECK(gota_bot_name(GOTA_BOTS) == NULL);
+    CHECK(gota_bot_name(GOTA_BOT_SCRIPT) && strcmp(gota_bot_name(GOTA_BOT_SCRIPT), "script") == 0);
+    CHECK(gota_bot_name(GOTA_BOT_SCRIPT + 1) == NULL);
 }
 
 /* The draft rebuilt from the rules: seeded order, random picks for external

@@ -1,0 +1,147 @@
+"""GotA BASIC from Python (gota_arena.basic; docs/basic.md): compiling and its
+errors, script seats in a Match, the plugin opponents, the arena paths."""
+import numpy as np
+import pytest
+
+from gota_arena import BasicSyntaxError, Match, PluginError, plugins
+from gota_arena.basic import ScriptOpponent, bundled_scripts, compile, compile_file
+from gota_arena.learner_env import LearnerEnv
+from gota_arena.evaluate.entrants import build
+from gota_arena.evaluate.games import play, schedule
+
+BASE_BAS = bundled_scripts()["base.bas"]
+
+
+def test_compile_and_info():
+    prog = compile("dim a(9)\nsub s(x)\n  a(x) = x\nend sub\ns(3)\nn = n + 1\n", name="tiny.bas")
+    assert prog.name == "tiny.bas"
+    assert prog.info["arrays"] == 1 and prog.info["elements"] == 10 and prog.info["subs"] == 1
+    assert prog.info["globals"] == 1 and prog.info["instructions"] > 0
+    assert "tiny.bas" in repr(prog)
+
+
+@pytest.mark.parametrize("source, line, col, reason", [
+    ("x = 1\nif x then\n  y = 2\n", 4, 1, "expected 'end if' to close the if at line 2"),
+    ("x = (1 + 2\n", 1, 11, "expected ')'"),
+    ("for i = 1 10\nnext\n", 1, 11, "expected 'to' in the for statement, found '10'"),
+    ("selfX = 3\n", 1, 1, "cannot assign to 'selfx'"),
+    ("x = 2 ^ 2\n", 1, 7, "'^' (power) is not supported"),
+    ("\x00\x01binary", 1, 1, "binary data"),
+])
+def test_syntax_errors_name_file_line_column(source, line, col, reason):
+    with pytest.raises(BasicSyntaxError) as err:
+        compile(source, name="bad.bas")
+    e = err.value
+    assert (e.filename, e.lineno, e.column) == ("bad.bas", line, col)
+    assert reason in e.reason
+    assert str(e).startswith(f"bad.bas:{line}:{col}: ")
+    assert isinstance(e, SyntaxError)
+
+
+def test_compile_file_names_its_path(tmp_path):
+    path = tmp_path / "bot.bas"
+    path.write_text("x = \n")
+    with pytest.raises(BasicSyntaxError) as err:
+        compile_file(path)
+    assert err.value.filename == str(path) and err.value.lineno == 1
+    with pytest.raises(Exception) as missing:
+        compile_file(tmp_path / "none.bas")
+    assert "cannot read" in str(missing.value)
+
+
+def test_runtime_error_disables_only_that_seat():
+    endless = compile("if drafting then end\nwhile 1\nwend\n", name="loop.bas")
+    with Match(seed=3, max_ticks=240, scripts={0: endless, 6: BASE_BAS}) as m:
+        m.run()
+        status = m.script_status(0)
+        assert status.active and status.disabled and status.error_kind == "instruction limit"
+        assert status.error.startswith("loop.bas:2:1: runtime error: instruction limit")
+        assert "disabled for the rest of the match" in m.script_log(0)
+        assert m.seat_stats(0).script_errors == 1
+        other = m.script_status(6)
+        assert other.active and not other.disabled and other.decisions >= 240
+        assert m.seat_stats(6).script_errors == 0
+        assert not m.script_status(1).active
+        assert m.info.tick == 240
+
+
+def test_print_goes_to_the_private_log():
+    prog = compile('if drafting then end\nn = n + 1\nif n <= 2 then print "tick "; worldTick; " hp "; selfHp > 0\n')
+    with Match(seed=1, max_ticks=10, scripts={2: prog}) as m:
+        m.run()
+        assert m.script_log(2) == "tick 1 hp -1\ntick 2 hp -1\n"
+        assert m.script_log(3) == ""
+
+
+def test_scripts_draft_and_replay_deterministically():
+    picker = compile("if drafting then\n  for c = 9 to 0 step -1\n    if heroAvailable(c) then\n"
+                     "      ok = draftHero(c)\n      exit for\n    end if\n  next\n  end\nend if\n"
+                     "n = n + 1\nif n mod 12 = 0 then w = attackMove(40 + n mod 30, 60)\n")
+    hashes = []
+    for _ in range(2):
+        with Match(seed=9, max_ticks=600, scripts={"blue": picker}) as m:
+            blue = sorted(m.hero(s).hero_class for s in range(5, 10))
+            m.run()
+            hashes.append(m.hash())
+    assert hashes[0] == hashes[1]
+    assert blue == sorted(blue) and len(set(blue)) == 5
+    assert m.config.bot_5 == 7   # GOTA_BOT_SCRIPT
+    with Match(seed=9, max_ticks=600, scripts={"blue": compile("n = n + 2\n")}) as other:
+        other.run()
+        assert other.hash() != hashes[0]
+
+
+def test_bundled_base_plays_a_full_match():
+    with Match(seed=2, scripts={"red": BASE_BAS}, bots={"blue": "idle"}) as m:
+        m.run()
+        assert m.info.result == "win" and m.info.winner == "red"
+        for seat in range(5):
+            status = m.script_status(seat)
+            assert not status.disabled, status.error
+            assert m.seat_stats(seat).commands > 20
+
+
+def test_scripts_by_registered_name():
+    with Match(seed=4, max_ticks=30, scripts={"red": "base.bas", 9: "rusher.bas"}) as m:
+        m.run()
+        assert m.script_status(0).program.endswith("base.bas")
+        assert m.script_status(9).program.endswith("rusher.bas")
+        assert not m.script_status(5).active
+
+
+def test_plugin_opponents_by_name_and_path(tmp_path):
+    names = plugins.names("opponents")
+    assert "base.bas" in names and "rusher.bas" in names
+    opp = plugins.opponent("base.bas")
+    assert isinstance(opp, ScriptOpponent) and opp.native and opp.bot is None
+    assert opp.name == "base.bas"
+    path = tmp_path / "mine.bas"
+    path.write_text("x = 1\n")
+    mine = plugins.opponent(str(path))
+    assert isinstance(mine, ScriptOpponent) and mine.name == "mine.bas"
+    with pytest.raises(PluginError) as err:
+        plugins.opponent(str(tmp_path / "missing.bas"))
+    assert "no such BASIC script file" in str(err.value)
+    path.write_text("x = (\n")
+    with pytest.raises(BasicSyntaxError):
+        plugins.opponent(str(path))
+
+
+def test_learner_env_lanes_against_scripts():
+    with LearnerEnv(lanes=3, self_play_lanes=1, opponents=["base.bas", "base"], max_ticks=120) as env:
+        env.reset(0)
+        finished = []
+        for _ in range(40):
+            _, _, _, _, episodes = env.step(np.zeros((env.agents, 5), np.int32))
+            finished += episodes
+        assert {e["opponent"] for e in finished} >= {"base.bas", "base"}
+        script_lanes = [lane for lane in range(1, 3) if env.opponent(lane) == "base.bas"]
+        assert script_lanes and all(env.arena.lane(lane)["opponent"] == 7 for lane in script_lanes)
+
+
+def test_evaluation_games_with_scripts_on_both_sides():
+    entrants = {name: build(name).opponent for name in ("base.bas", "rusher.bas", "idle")}
+    results = play(schedule(["base.bas", "rusher.bas", "idle"], 1, 0), entrants, lanes=3, max_ticks=2400)
+    assert len(results) == 6
+    for r in results:
+        assert r["ticks"] == 2400 or r["winner"] is not None
