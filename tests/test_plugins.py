@@ -30,6 +30,7 @@ from gota_arena.testing import OpponentSuite, PolicySuite, RewardModeSuite, isol
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "plugins" / "gota-example-plugin"
 BOTS = ["idle", "random", "base", "rusher", "baseline", "puller"]
+BUNDLED_OPPONENTS = BOTS + ["base.bas", "rusher.bas"]   # the native bots and the bundled BASIC scripts
 REWARD_MODES = [("leaderboard", False), ("xp", False), ("xp_outcome", False), ("advantage", True)]
 POLICIES = ["random"]   # add "mlp", "lstm" here
 ENV = dict(action_ticks=24, max_ticks=240, threads=1)
@@ -92,7 +93,8 @@ def reward_plugin(**factories):
 # ---------------------------------------------------------------------------
 
 def test_bundled_registrations():
-    assert plugins.names("opponents") == sorted(BOTS) == sorted(bot_names()[1:])
+    assert plugins.names("opponents") == sorted(BUNDLED_OPPONENTS)
+    assert sorted(BOTS) == sorted(bot_names()[1:])
     assert plugins.names("reward_modes") == sorted(name for name, _ in REWARD_MODES)
     assert "random" in plugins.names("policies")
     assert [name for name, _ in plugins.manager().list_name_plugin()] == list(plugins.BUILTIN_PLUGINS)
@@ -156,8 +158,8 @@ def test_entry_points_and_gota_load_plugins(tmp_path, monkeypatch):
     for chosen, expected in (("fake_a", {"a_base"}), (" fake_b , nothing", {"b_base"}), ("", set())):
         monkeypatch.setenv("GOTA_LOAD_PLUGINS", chosen)
         plugins.reload()
-        assert set(plugins.names("opponents")) - set(BOTS) == expected
-        assert set(plugins.names("opponents")) >= set(BOTS), "bundled plugins always load"
+        assert set(plugins.names("opponents")) - set(BUNDLED_OPPONENTS) == expected
+        assert set(plugins.names("opponents")) >= set(BUNDLED_OPPONENTS), "bundled plugins always load"
     monkeypatch.setenv("GOTA_LOAD_PLUGINS", "fake_a")
     plugins.reload()
     rows = {row["name"]: row for row in plugins.describe()}
@@ -235,8 +237,8 @@ def test_two_installed_plugins_registering_one_name(tmp_path, monkeypatch):
 
 
 def test_unknown_names_list_the_known_ones():
-    with pytest.raises(PluginError, match=r"unknown opponent 'nobody'; the known ones are: base, baseline, idle, "
-                                          r"puller, random, rusher \(installed plugins add more: see "
+    with pytest.raises(PluginError, match=r"unknown opponent 'nobody'; the known ones are: base, base\.bas, baseline, idle, "
+                                          r"puller, random, rusher, rusher\.bas \(installed plugins add more: see "
                                           r"`python -m gota_arena plugins`\)"):
         LearnerEnv(lanes=1, self_play_lanes=0, opponents=["nobody"], **ENV)
     with pytest.raises(PluginError, match="unknown reward mode 'glory'; the known ones are: advantage, "
@@ -267,7 +269,7 @@ def test_plugin_raising_at_import(tmp_path, monkeypatch):
         plugins.names("opponents")
     monkeypatch.setenv("GOTA_LOAD_PLUGINS", "")
     plugins.reload()
-    assert plugins.names("opponents") == sorted(BOTS)
+    assert plugins.names("opponents") == sorted(BUNDLED_OPPONENTS)
 
 
 MISSPELLED = """
