@@ -1,7 +1,12 @@
-"""Command line: ``python -m gota_arena demo [--seed N] [--ticks N]``.
+"""Command line of gota-arena (also the ``gota-arena`` script).
 
-Subcommands: ``demo``, play one seeded full match and print a summary; ``replay``,
-the viewer page and pictures of a replay file (gota_arena/viewer/cli.py).
+    python -m gota_arena +experiment=selfplay [key=value ...]   train (Hydra; docs/training.md)
+    python -m gota_arena demo [--seed N] [--ticks N]            one seeded full match of scripted heroes
+    python -m gota_arena plugins                                the loaded plugins and what they register
+    python -m gota_arena replay FILE [--png TICK] [--gif A:B]   the viewer page / pictures of a replay (docs/viewer.md)
+
+Anything that is not a subcommand goes to the Hydra training app: overrides
+(``trainer.total_steps=2_000_000``), ``+experiment=...``, ``--cfg job``, ``--multirun``.
 """
 import argparse
 import sys
@@ -55,25 +60,60 @@ def demo(seed: int, ticks: int) -> int:
     return 0
 
 
+def plugins_command() -> int:
+    """Print every loaded plugin: name, version, source, hooks and registrations."""
+    from . import plugins
+
+    rows = plugins.describe()
+    print(f"gota-arena {__version__}: {len(rows)} plugins loaded")
+    for row in rows:
+        print(f"\n{row['name']}  (version {row['version']}, {row['source']})")
+        print(f"  hooks      {', '.join(row['hooks']) or '-'}")
+        for kind, names in row["registers"].items():
+            if names:
+                found = plugins.registrations(kind)
+                print(f"  {kind.replace('_', ' ')}:")
+                for name in names:
+                    print(f"    {name:<14} {found[name].description}")
+    return 0
+
+
+SUBCOMMANDS = ("demo", "plugins", "replay", "-h", "--help", "--version")
+EPILOG = """training (any other arguments go to the Hydra app; docs/training.md):
+  python -m gota_arena +experiment=selfplay              both teams learn (the main command)
+  python -m gota_arena +experiment=vs_bundled            against a pool of bundled bots
+  python -m gota_arena +experiment=league                bots and snapshots of itself, PFSP
+  python -m gota_arena +experiment=selfplay trainer.total_steps=20_000_000 trainer.device=cuda
+  python -m gota_arena +experiment=selfplay --cfg job    print the composed config
+  python -m gota_arena --hydra-help                      Hydra's own options"""
+
+
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="gota-arena", description=__doc__.splitlines()[0])
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if not argv or argv[0] not in SUBCOMMANDS:
+        from .train.cli import run
+        return run(argv)
+    if argv[0] == "replay":     # its own parser (gota_arena/viewer/cli.py)
+        from .viewer.cli import replay_command
+        return replay_command(argv[1:])
+    parser = argparse.ArgumentParser(prog="gota-arena", description=__doc__.splitlines()[0], epilog=EPILOG,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"gota-arena {__version__}")
     commands = parser.add_subparsers(dest="command", required=True)
     demo_cmd = commands.add_parser("demo", help="play one seeded full match of ten scripted heroes and print a summary")
     demo_cmd.add_argument("--seed", type=int, default=1, help="match seed (default 1)")
     demo_cmd.add_argument("--ticks", type=int, default=MAX_BATTLE_TICKS,
                           help=f"battle ticks before a timeout (default {MAX_BATTLE_TICKS})")
+    commands.add_parser("plugins", help="list the loaded plugins: name, version, source, hooks, what they register")
     commands.add_parser("replay", add_help=False,
                         help="write the HTML viewer (and pictures) of a replay file, or record a bot match; "
                              "'replay --help' for its options")
-    argv = sys.argv[1:] if argv is None else list(argv)
-    if argv[:1] == ["replay"]:     # its own parser (gota_arena/viewer/cli.py)
-        from .viewer.cli import replay_command
-        return replay_command(argv[1:])
     args = parser.parse_args(argv)
     try:
         if args.command == "demo":
             return demo(args.seed, args.ticks)
+        if args.command == "plugins":
+            return plugins_command()
     except GotaError as error:
         parser.exit(2, f"gota-arena {args.command}: {error}\n")
     return 2

@@ -103,3 +103,20 @@ def test_a_policy_checkpoint_plays(tmp_path):
 
 def test_game_key_names_seed_and_sides():
     assert Game(5, "a", "b").key == "5:a:b"
+
+
+def test_leaderboard_experiment_from_the_command_line(tmp_path):
+    import subprocess
+    import sys
+    out = tmp_path / "run"
+    proc = subprocess.run([sys.executable, "-m", "gota_arena", "+experiment=leaderboard",
+                           "leaderboard.entrants=[idle,base]", "leaderboard.games_per_pairing=1",
+                           "leaderboard.max_ticks=480", "leaderboard.lanes=2", f"hydra.run.dir={out}"],
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert "leaderboard: wrote" in proc.stdout
+    rows = json.loads((out / "leaderboard.json").read_text())["table"]
+    assert {r["entrant"] for r in rows} == {"idle", "base"} and all(r["games"] == 2 for r in rows)
+    bad = subprocess.run([sys.executable, "-m", "gota_arena", "+experiment=leaderboard", "leaderboard.lanes=0",
+                          f"hydra.run.dir={tmp_path / 'bad'}"], capture_output=True, text=True, timeout=300)
+    assert bad.returncode == 2 and "leaderboard" in bad.stderr and not (tmp_path / "bad").exists()

@@ -1,5 +1,8 @@
-"""The bundled policy adapters: random (numpy) here; mlp and lstm (torch) are
-registered from gota_arena.train.nets when torch is installed."""
+"""The bundled policy adapters: random (numpy) here; mlp and lstm (torch,
+gota_arena.train.nets) are registered when torch is installed, and torch is
+imported only when one is built."""
+import importlib.util
+
 import numpy as np
 
 from gota_arena import hookimpl
@@ -42,6 +45,21 @@ class RandomPolicy:
             raise ValueError(f"the random policy has no weights, got {sorted(weights)}")
 
 
+# Lazy factories: torch is imported when a policy is built. Their signatures are
+# the policies' own (gota_arena/train/nets.py), so options are checked by name.
+def mlp(hidden: int = 256, layers: int = 2, activation: str = "tanh", obs_norm: bool = True, norm_clip: float = 5.0):
+    from gota_arena.train.nets import MLPPolicy
+    return MLPPolicy(hidden=hidden, layers=layers, activation=activation, obs_norm=obs_norm, norm_clip=norm_clip)
+
+
+def lstm(hidden: int = 256, activation: str = "tanh", obs_norm: bool = True, norm_clip: float = 5.0):
+    from gota_arena.train.nets import LSTMPolicy
+    return LSTMPolicy(hidden=hidden, activation=activation, obs_norm=obs_norm, norm_clip=norm_clip)
+
+
 @hookimpl
 def gota_register_policies(register):
     register("random", RandomPolicy, "uniformly random legal actions (a baseline; no weights)")
+    if importlib.util.find_spec("torch") is not None:
+        register("mlp", mlp, "torch MLP with conditional masked heads (hidden, layers, activation, obs_norm)")
+        register("lstm", lstm, "torch MLP layer + LSTM, state reset at episode starts (hidden, activation, obs_norm)")

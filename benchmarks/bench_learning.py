@@ -1,0 +1,204 @@
+"""Does PPO learn? Train against `idle`, then against `random` (starting from the
+idle-trained weights), and evaluate the greedy policy before and after.
+
+    python benchmarks/bench_learning.py                        # writes benchmarks/RESULTS.md
+    python benchmarks/bench_learning.py --idle-steps 2000000 --random-steps 2000000 --matches 10
+    python benchmarks/bench_learning.py -- env.lanes=8          # extra config overrides after --
+
+Each phase is ``python -m gota_arena +experiment=vs_bundled opponent.pool=[<bot>]``
+(plus the benchmark's settings below) run through ``gota_arena.train.ppo.train``;
+its run folder (metrics.csv, plots, checkpoints) stays under
+``runs/bench_learning/<time>/``. An evaluation is ``--matches`` full matches
+against each of idle and random, all at once, with the greedy policy (each
+lane's first match; a win = the enemy god destroyed; Glory = the winners' team
+score). Target: within 30 minutes of training on this machine, >= 90 % wins
+against idle and against random.
+"""
+import argparse
+import csv
+import json
+import os
+import platform
+import sys
+import time
+from datetime import date, datetime
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import torch  # noqa: E402
+
+from gota_arena import plugins  # noqa: E402
+from gota_arena.policies import load_policy  # noqa: E402
+from gota_arena.train.cli import compose  # noqa: E402
+from gota_arena.train.evaluate import evaluate, format_table  # noqa: E402
+from gota_arena.train.ppo import train  # noqa: E402
+
+# the benchmark's settings on top of the vs_bundled experiment
+SETTINGS = ["env.lanes=16", "env.action_ticks=8", "trainer.gamma=0.99", "trainer.update_epochs=3",
+            "trainer.learn_threads=1", "trainer.checkpoint_every=1000", "eval.enabled=false", "trainer.progress_every=60"]
+TARGET = 0.9
+
+
+def run_eval(policy, cfg, matches: int, deterministic: bool) -> list:
+    policy.eval()
+    torch.manual_seed(12345)
+    return evaluate(policy, ["idle", "random"], matches=matches, deterministic=deterministic, seed=cfg.eval.seed,
+                    threads=cfg.env.threads, action_ticks=cfg.env.action_ticks, max_ticks=cfg.env.max_ticks,
+                    upkeep=cfg.env.upkeep, match=dict(cfg.env.match), hook=False)
+
+
+def evaluations(report: list, title: str, policy, cfg, matches: int) -> list:
+    for deterministic in (True, False):
+        t = time.perf_counter()
+        rows = run_eval(policy, cfg, matches, deterministic)
+        name = f"{title}, {'greedy' if deterministic else 'sampling'} policy"
+        print(f"{name}:\n" + format_table(rows), flush=True)
+        report.append((name, rows, time.perf_counter() - t))
+    return rows
+
+
+def curve(run_dir: Path, offset: int, minutes: float, kind: str) -> list:
+    with open(run_dir / "metrics.csv", newline="") as f:
+        rows = list(csv.DictReader(f))
+    return [(offset + int(r["global_step"]), minutes * 60 + float(r["time"]), r["charts/episode_return"],
+             r[f"charts/win_rate/{kind}"], r[f"charts/glory/{kind}"], r["charts/episodes"], kind) for r in rows]
+
+
+def plot(points: list, path: Path) -> None:
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, 3, figsize=(15, 4))
+    for kind in dict.fromkeys(p[6] for p in points):
+        pts = [p for p in points if p[6] == kind]
+        for ax, col, title in ((axes[0], 2, "episode return (recent mean)"), (axes[1], 3, "win rate (recent)"),
+                               (axes[2], 4, "Glory (recent mean)")):
+            xy = [(p[0], float(p[col])) for p in pts if p[col] != ""]
+            if xy:
+                ax.plot([x for x, _ in xy], [y for _, y in xy], label=f"vs {kind}")
+            ax.set_title(title)
+            ax.set_xlabel("agent-steps")
+            ax.grid(alpha=0.3)
+    axes[1].legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=70)
+    plt.close(fig)
+
+
+def write_section(text: str, path: Path = ROOT / "benchmarks" / "RESULTS.md") -> None:
+    """Replace this benchmark's section of RESULTS.md (or append it), keeping the others."""
+    old = path.read_text() if path.exists() else "# Benchmark results\n"
+    head = text.splitlines()[0]
+    lines = old.splitlines()
+    if head in lines:
+        i = lines.index(head)
+        j = next((k for k in range(i + 1, len(lines)) if lines[k].startswith("## ")), len(lines))
+        lines[i:j] = text.rstrip("\n").splitlines() + [""]
+        new = "\n".join(lines).rstrip("\n") + "\n"
+    else:
+        new = old.rstrip("\n") + "\n\n" + text.rstrip("\n") + "\n"
+    path.write_text(new)
+
+
+def table_md(rows: list) -> list:
+    out = ["| opponent | matches | wins | losses | no winner | win rate | mean Glory | mean ticks |",
+           "|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        out.append(f"| {r['opponent']} | {r['matches']} | {r['wins']} | {r['losses']} | {r['no_winner']} | "
+                   f"{r['win_rate']:.0%} | {r['mean_glory']:.0f} | {r['mean_ticks']:.0f} |")
+    return out
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--idle-steps", type=int, default=2_500_000)
+    ap.add_argument("--random-steps", type=int, default=2_000_000)
+    ap.add_argument("--matches", type=int, default=10, help="evaluation matches per opponent")
+    ap.add_argument("--no-write", action="store_true")
+    ap.add_argument("overrides", nargs="*")
+    args = ap.parse_args()
+    base = ROOT / "runs" / "bench_learning" / datetime.now().strftime("%Y-%m-%d_%H-%M-%S")
+    load0 = os.getloadavg()[0]
+    overrides = SETTINGS + list(args.overrides)
+
+    def config(bot: str, steps: int, init_from=None):
+        extra = [f"opponent.pool=[{bot}]", f"trainer.total_steps={steps}"]
+        if init_from:
+            extra.append(f"trainer.init_from={init_from}")
+        return compose(["+experiment=vs_bundled", *overrides, *extra])
+
+    report = {"phases": [], "evaluations": []}
+    cfg = config("idle", args.idle_steps)
+    torch.manual_seed(cfg.trainer.seed)   # the same initial weights as the run's (train seeds, then builds)
+    policy = plugins.policy(cfg.policy.name, **cfg.policy.options)
+    evaluations(report["evaluations"], "before training", policy, cfg, args.matches)
+
+    points, offset, init = [], 0, None
+    for bot, steps in (("idle", args.idle_steps), ("random", args.random_steps)):
+        cfg = config(bot, steps, init)
+        run_dir = base / f"vs_{bot}"
+        t, cpu = time.perf_counter(), time.process_time()
+        summary = train(cfg, run_dir)
+        wall, cpu = time.perf_counter() - t, time.process_time() - cpu
+        report["phases"].append({"bot": bot, "steps": summary["global_step"], "wall": wall, "cpu": cpu,
+                                 "run_dir": str(run_dir.relative_to(ROOT))})
+        points += curve(run_dir, offset, sum(p["wall"] for p in report["phases"][:-1]) / 60, bot)
+        offset += summary["global_step"]
+        init = str(run_dir / "policy.safetensors")
+        policy = load_policy(init)
+        evaluations(report["evaluations"], f"after training vs {bot}", policy, cfg, args.matches)
+    (base / "report.json").write_text(json.dumps(report, indent=1, default=str))
+    png = ROOT / "benchmarks" / "bench_learning.png"
+    plot(points, png)
+    load1 = os.getloadavg()[0]
+
+    train_wall = sum(p["wall"] for p in report["phases"])
+    greedy, sampling = report["evaluations"][-2][1], report["evaluations"][-1][1]
+    met = {mode: all(r["win_rate"] >= TARGET for r in rows) and train_wall <= 30 * 60
+           for mode, rows in (("greedy", greedy), ("sampling", sampling))}
+    lines = ["## bench_learning", "",
+             f"- date: {date.today().isoformat()}",
+             "- command: `python benchmarks/bench_learning.py" + "".join(f" {a}" for a in sys.argv[1:]) + "`",
+             f"- machine: {os.cpu_count()} CPUs (nproc), {platform.processor() or platform.machine()}; Python "
+             f"{platform.python_version()}; load average (1 min) {load0:.2f} before, {load1:.2f} after "
+             "(other jobs shared the machine when the load is above 2)",
+             "- setup: `+experiment=vs_bundled` (default MLP, reward `advantage`) with "
+             + " ".join(f"`{o}`" for o in overrides)
+             + "; phase 1 against `idle`, phase 2 against `random` from phase 1's weights (`trainer.init_from`)",
+             f"- evaluation: {args.matches} full matches against each bot (sides alternate with the seed), each "
+             "lane's first match, with the greedy policy (the most likely entry of each head) and with the "
+             "sampling policy (as trained); a win = the enemy god destroyed", ""]
+    for p in report["phases"]:
+        lines.append(f"- phase vs {p['bot']}: {p['steps']:,} agent-steps in {p['wall'] / 60:.1f} min wall "
+                     f"({p['steps'] / p['wall']:,.0f} agent-steps/s; {p['cpu'] / 60:.1f} CPU-min of this "
+                     f"process); run folder `{p['run_dir']}`")
+    for title, rows, secs in report["evaluations"]:
+        lines += ["", f"{title} ({secs:.0f} s):", ""] + table_md(rows)
+    lines += ["", "Learning curve (recent means over the last 100 episodes per opponent, from metrics.csv; "
+              "minutes of training, both phases):", "",
+              "| agent-steps | phase | minutes | episodes | episode return | win rate | Glory |", "|---|---|---|---|---|---|---|"]
+    every = max(1, len(points) // 16)
+    for i, p in enumerate(points):
+        if i % every == 0 or i == len(points) - 1:
+            fmt = lambda v, pct=False: "-" if v == "" else (f"{float(v):.0%}" if pct else f"{float(v):.2f}")
+            lines.append(f"| {p[0]:,} | vs {p[6]} | {p[1] / 60:.1f} | {p[5]} | {fmt(p[2])} | {fmt(p[3], True)} | "
+                         f"{'-' if p[4] == '' else f'{float(p[4]):.0f}'} |")
+    lines += ["", "![learning curve](bench_learning.png)", ""]
+    for mode, rows in (("greedy", greedy), ("sampling", sampling)):
+        lines.append(f"- target: within 30 minutes of training, >= {TARGET:.0%} wins against idle and random, "
+                     f"{mode} policy: **{'met' if met[mode] else 'NOT met'}** (training {train_wall / 60:.1f} min; "
+                     "final win rates " + ", ".join(f"{r['opponent']} {r['win_rate']:.0%}" for r in rows) + ")")
+    lines.append("")
+    text = "\n".join(lines)
+    print(text)
+    if not args.no_write:
+        write_section(text)
+        print("wrote the bench_learning section of benchmarks/RESULTS.md")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,399 @@
+"""Torch policies for the five-head action under the conditional mask.
+
+The action distribution (``ActionDistribution``) follows gota_arena/masking.py
+exactly: the verb is sampled from ``mask.verb``; the ability from
+``mask.cast_target_ability`` (castTarget) or ``mask.cast_point_ability``
+(castPoint); the item from ``mask.use_item`` (useItem) or ``mask.use_item_at``
+(useItemAt); the target from the target row the verb (and ability) reads; the
+point unmasked. A head the verb does not use is set to 0 and left out of the
+log-probability and the entropy (its mask allows entry 0 only, so its
+log-probability and entropy are exactly 0).
+
+The heads are **conditional on the verb**: the network emits one set of target
+logits per target row (7 x 25), one set of point logits per verb that aims a
+point (walk, attackMove, castPoint, useItemAt: 4 x 49), one set of ability
+logits per casting verb (2 x 4) and one set of item logits per item verb
+(2 x 6), next to the 8 verb logits: 399 logits in all. The sampled verb (and
+ability) picks the set: where to walk and where to aim a spell are separate
+choices, at the cost of a slightly wider output layer.
+
+Entropy (for the bonus): the verb's entropy plus the entropies of the heads the
+chosen verb uses (given that verb and its ability). Simple, zero for heads a
+verb does not use, and never NaN: masked logits are set to -1e9 (not -inf) and
+every head always allows at least one entry (docs/contract.md, "Masks").
+
+Policies (the Policy protocol of gota_arena/policies.py):
+
+    policy = MLPPolicy(hidden=256, layers=2)      # or LSTMPolicy(hidden=256)
+    out = policy.act(obs, masks)                  # numpy in, numpy out, no grad
+    log_prob, entropy, value, state = policy.evaluate(obs_t, masks_t, actions_t, state, starts_t)   # torch, for PPO
+
+Observations may be normalised by a running mean and variance (``obs_norm``),
+kept as buffers next to the weights, so a saved policy carries them.
+"""
+from __future__ import annotations
+
+import math
+from typing import Optional
+
+import numpy as np
+import torch
+from torch import nn
+
+from ..contract import INFO, LAYOUT
+from ..masking import ATTACK_MOVE, ATTACK_TARGET, CAST_POINT, CAST_TARGET, USE_ITEM, USE_ITEM_AT, USES, WALK
+from ..policies import PolicyOutput
+
+VERB, TARGET, POINT, ABILITY, ITEM = range(5)   # action columns (= head order)
+VERBS, TARGETS, POINTS, ABILITIES, ITEMS = INFO.verbs, INFO.targets, INFO.points, INFO.abilities, INFO.items
+_ROWS = LAYOUT["mask.target_rows"]
+TARGET_ROWS = _ROWS.count
+POINT_VERBS = (WALK, ATTACK_MOVE, CAST_POINT, USE_ITEM_AT)
+ABILITY_VERBS = (CAST_TARGET, CAST_POINT)
+ITEM_VERBS = (USE_ITEM, USE_ITEM_AT)
+
+# logit layout of the conditional heads: verb | target rows | point sets | ability sets | item sets
+_SIZES = (VERBS, TARGET_ROWS * TARGETS, len(POINT_VERBS) * POINTS, len(ABILITY_VERBS) * ABILITIES,
+          len(ITEM_VERBS) * ITEMS)
+LOGITS = sum(_SIZES)
+_OFF = np.cumsum((0,) + _SIZES)
+
+NEG = -1e9   # masked logit: exp() underflows to exactly 0, arithmetic stays finite
+
+
+def _table(verbs: tuple) -> list:
+    """index of each verb in ``verbs``, -1 for the others"""
+    return [verbs.index(v) if v in verbs else -1 for v in range(VERBS)]
+
+
+_ROW_BASE = [-1] * VERBS
+_ROW_BASE[ATTACK_TARGET], _ROW_BASE[CAST_TARGET], _ROW_BASE[CAST_POINT], _ROW_BASE[USE_ITEM_AT] = 0, 1, 5, 6
+_MASK = {name: LAYOUT["mask." + name].slice() for name in (
+    "verb", "cast_target_ability", "cast_point_ability", "use_item", "use_item_at")}
+
+
+class _Tables:
+    """The small lookup tables on one device (cached per device)."""
+
+    _cache = {}
+
+    def __init__(self, device):
+        long = dict(dtype=torch.long, device=device)
+        self.point_set = torch.tensor(_table(POINT_VERBS), **long)
+        self.ability_set = torch.tensor(_table(ABILITY_VERBS), **long)
+        self.item_set = torch.tensor(_table(ITEM_VERBS), **long)
+        self.row_base = torch.tensor(_ROW_BASE, **long)
+        self.uses = torch.tensor(USES, dtype=torch.bool, device=device)
+        self.first = {k: torch.arange(k, device=device) == 0 for k in (TARGETS, POINTS, ABILITIES, ITEMS)}
+
+    @classmethod
+    def on(cls, device) -> "_Tables":
+        key = str(device)
+        if key not in cls._cache:
+            cls._cache[key] = cls(device)
+        return cls._cache[key]
+
+
+def _masked_log_softmax(logits: torch.Tensor, allowed: torch.Tensor) -> torch.Tensor:
+    return torch.log_softmax(logits.masked_fill(~allowed, NEG), dim=-1)
+
+
+def _entropy(logp: torch.Tensor) -> torch.Tensor:
+    return -(logp.exp() * logp).sum(-1)
+
+
+def _sample(logp: torch.Tensor, allowed: torch.Tensor, deterministic: bool) -> torch.Tensor:
+    """Gumbel-max over the allowed entries only (a masked entry scores -inf: never chosen)."""
+    if deterministic:
+        scores = logp
+    else:
+        scores = logp - torch.empty_like(logp).exponential_().log()
+    return scores.masked_fill(~allowed, -math.inf).argmax(-1)
+
+
+class ActionDistribution:
+    """The conditional five-head distribution of a batch: ``logits [n, LOGITS]``
+    from a network, ``masks`` the conditional masks (uint8 or bool ``[n, 203]``)."""
+
+    def __init__(self, logits: torch.Tensor, masks: torch.Tensor):
+        if masks.dtype != torch.bool:
+            masks = masks != 0
+        self.n = n = logits.shape[0]
+        self.t = _Tables.on(logits.device)
+        self.idx = torch.arange(n, device=logits.device)
+        self.masks = masks
+        self.verb = logits[:, _OFF[0]:_OFF[1]]
+        self.target = logits[:, _OFF[1]:_OFF[2]].reshape(n, TARGET_ROWS, TARGETS)
+        self.point = logits[:, _OFF[2]:_OFF[3]].reshape(n, len(POINT_VERBS), POINTS)
+        self.ability = logits[:, _OFF[3]:_OFF[4]].reshape(n, len(ABILITY_VERBS), ABILITIES)
+        self.item = logits[:, _OFF[4]:_OFF[5]].reshape(n, len(ITEM_VERBS), ITEMS)
+        self.verb_allowed = masks[:, _MASK["verb"]]
+        self.verb_logp = _masked_log_softmax(self.verb, self.verb_allowed)
+
+    # ---- one head given the verbs (and abilities) --------------------------
+    def _choose(self, uses, allowed, size):
+        """allowed where the verb uses the head, entry 0 only elsewhere"""
+        return torch.where(uses[:, None], allowed, self.t.first[size])
+
+    def _ability(self, verbs):
+        logits = self.ability[self.idx, self.t.ability_set[verbs].clamp(min=0)]
+        m = self.masks
+        allowed = torch.where((verbs == CAST_TARGET)[:, None], m[:, _MASK["cast_target_ability"]],
+                              m[:, _MASK["cast_point_ability"]])
+        allowed = self._choose(self.t.uses[verbs, ABILITY], allowed, ABILITIES)
+        return _masked_log_softmax(logits, allowed), allowed
+
+    def _item(self, verbs):
+        logits = self.item[self.idx, self.t.item_set[verbs].clamp(min=0)]
+        m = self.masks
+        allowed = torch.where((verbs == USE_ITEM)[:, None], m[:, _MASK["use_item"]], m[:, _MASK["use_item_at"]])
+        allowed = self._choose(self.t.uses[verbs, ITEM], allowed, ITEMS)
+        return _masked_log_softmax(logits, allowed), allowed
+
+    def _target(self, verbs, abilities):
+        base = self.t.row_base[verbs]
+        row = torch.where(verbs == CAST_TARGET, base + abilities, base).clamp(min=0)
+        logits = self.target[self.idx, row]
+        rows = self.masks[:, _ROWS.slice()].reshape(self.n, TARGET_ROWS, TARGETS)
+        allowed = self._choose(self.t.uses[verbs, TARGET], rows[self.idx, row], TARGETS)
+        return _masked_log_softmax(logits, allowed), allowed
+
+    def _point(self, verbs):
+        logits = self.point[self.idx, self.t.point_set[verbs].clamp(min=0)]
+        allowed = self.t.uses[verbs, POINT][:, None].expand(-1, POINTS) | self.t.first[POINTS]
+        return _masked_log_softmax(logits, allowed), allowed
+
+    # ---- the distribution ----------------------------------------------------
+    def sample(self, deterministic: bool = False):
+        """(actions long ``[n, 5]`` (verb, target, point, ability, item), legal under
+        the mask; their log-probabilities ``[n]``). ``deterministic``: the most
+        likely entry of each head in turn."""
+        verbs = _sample(self.verb_logp, self.verb_allowed, deterministic)
+        logp = self.verb_logp.gather(1, verbs[:, None])[:, 0]
+        chosen = [verbs, None, None, None, None]
+        for head in (ABILITY, ITEM, TARGET, POINT):
+            if head == ABILITY:
+                head_logp, allowed = self._ability(verbs)
+            elif head == ITEM:
+                head_logp, allowed = self._item(verbs)
+            elif head == TARGET:
+                head_logp, allowed = self._target(verbs, chosen[ABILITY])
+            else:
+                head_logp, allowed = self._point(verbs)
+            pick = _sample(head_logp, allowed, deterministic)
+            chosen[head] = pick
+            # a head the verb does not use allows entry 0 only: its log-probability is exactly 0
+            logp = logp + head_logp.gather(1, pick[:, None])[:, 0]
+        return torch.stack(chosen, dim=1), logp
+
+    def log_prob_entropy(self, actions: torch.Tensor):
+        """(log-probability, entropy) of each row's action; the entropy is the
+        verb's plus that of every head the row's verb uses."""
+        actions = actions.long()
+        verbs, abilities = actions[:, VERB], actions[:, ABILITY]
+        logp = self.verb_logp.gather(1, verbs[:, None])[:, 0]
+        entropy = _entropy(self.verb_logp)
+        for head, (head_logp, _) in ((ABILITY, self._ability(verbs)), (ITEM, self._item(verbs)),
+                                     (TARGET, self._target(verbs, abilities)), (POINT, self._point(verbs))):
+            uses = self.t.uses[verbs, head]
+            logp = logp + torch.where(uses, head_logp.gather(1, actions[:, head, None])[:, 0], 0.0)
+            entropy = entropy + torch.where(uses, _entropy(head_logp), 0.0)
+        return logp, entropy
+
+    def log_prob(self, actions: torch.Tensor) -> torch.Tensor:
+        return self.log_prob_entropy(actions)[0]
+
+
+def _layer(layer: nn.Linear, std: float = math.sqrt(2), bias: float = 0.0) -> nn.Linear:
+    nn.init.orthogonal_(layer.weight, std)
+    nn.init.constant_(layer.bias, bias)
+    return layer
+
+
+_ACTIVATIONS = {"tanh": nn.Tanh, "relu": nn.ReLU}
+
+
+class _TorchPolicy(nn.Module):
+    """What the MLP and the LSTM policy share: observation normalisation, the
+    heads, numpy ``act`` and the PPO-facing torch methods."""
+
+    adapter = "?"
+    recurrent = False
+
+    def __init__(self, hidden: int, activation: str, obs_norm: bool, norm_clip: float):
+        super().__init__()
+        if activation not in _ACTIVATIONS:
+            raise TypeError(f"activation must be one of {sorted(_ACTIVATIONS)}, got {activation!r}")
+        if int(hidden) < 1:
+            raise TypeError(f"hidden must be a positive integer, got {hidden!r}")
+        self.obs_norm, self.norm_clip = bool(obs_norm), float(norm_clip)
+        self.register_buffer("obs_mean", torch.zeros(INFO.obs_size))
+        self.register_buffer("obs_var", torch.ones(INFO.obs_size))
+        self.register_buffer("obs_count", torch.zeros((), dtype=torch.float64))
+        self.actor = _layer(nn.Linear(hidden, LOGITS), std=0.01)
+        self.critic = _layer(nn.Linear(hidden, 1), std=1.0)
+
+    @property
+    def device(self) -> torch.device:
+        return self.actor.weight.device
+
+    # ---- observation normalisation ------------------------------------------
+    @torch.no_grad()
+    def update_obs_stats(self, obs: torch.Tensor) -> None:
+        """Fold a batch of raw observations into the running mean and variance."""
+        obs = obs.reshape(-1, INFO.obs_size).to(self.obs_mean.device, torch.float64)
+        self.update_obs_moments(obs.shape[0], obs.mean(0), obs.var(0, unbiased=False))
+
+    @torch.no_grad()
+    def update_obs_moments(self, n: int, mean: torch.Tensor, var: torch.Tensor) -> None:
+        """Fold a batch given by its size, mean and (biased) variance (parallel Welford)."""
+        if not self.obs_norm or n == 0:
+            return
+        mean, var = mean.to(self.obs_mean.device, torch.float64), var.to(self.obs_mean.device, torch.float64)
+        total = self.obs_count + n
+        delta = mean - self.obs_mean.double()
+        new_mean = self.obs_mean.double() + delta * n / total
+        m2 = self.obs_var.double() * self.obs_count + var * n + delta.square() * self.obs_count * n / total
+        self.obs_mean.copy_(new_mean)
+        self.obs_var.copy_(m2 / total)
+        self.obs_count.copy_(total)
+
+    def normalize(self, obs: torch.Tensor) -> torch.Tensor:
+        if not self.obs_norm:
+            return obs
+        return ((obs - self.obs_mean) / (self.obs_var + 1e-8).sqrt()).clamp(-self.norm_clip, self.norm_clip)
+
+    # ---- the Policy protocol (numpy) ------------------------------------------
+    def _tensors(self, obs, masks, episode_start):
+        device = self.device
+        obs_t = torch.as_tensor(np.asarray(obs, dtype=np.float32), device=device)
+        masks_t = torch.as_tensor(np.asarray(masks, dtype=np.uint8), device=device) != 0
+        starts_t = None if episode_start is None else torch.as_tensor(
+            np.asarray(episode_start, dtype=bool), device=device)
+        return obs_t, masks_t, starts_t
+
+    @torch.no_grad()
+    def act(self, obs, masks, state=None, episode_start=None, deterministic: bool = False) -> PolicyOutput:
+        """Actions for a batch of seats: numpy in (float32 [n, 1407], uint8 [n, 203]), numpy out."""
+        obs_t, masks_t, starts_t = self._tensors(obs, masks, episode_start)
+        actions, logp, value, state = self.forward_act(obs_t, masks_t, state, starts_t, deterministic)
+        return PolicyOutput(actions.to(torch.int32).cpu().numpy(), logp.float().cpu().numpy(),
+                            value.float().cpu().numpy(), state)
+
+    # ---- torch methods for PPO --------------------------------------------------
+    # ``normalized=True``: ``obs`` went through ``normalize`` already (PPO stores
+    # normalised observations, so acting and learning see the same inputs).
+    def forward_act(self, obs, masks, state=None, episode_start=None, deterministic: bool = False,
+                    normalized: bool = False):
+        """(actions long [n, 5], log_prob [n], value [n], new state) from tensors."""
+        x = obs if normalized else self.normalize(obs)
+        hidden, state = self._hidden_step(x, state, episode_start)
+        actions, logp = ActionDistribution(self.actor(hidden), masks).sample(deterministic)
+        return actions, logp, self.critic(hidden)[:, 0], state
+
+    def evaluate(self, obs, masks, actions, state=None, episode_start=None, normalized: bool = False):
+        """(log_prob, entropy, value, final state) of given actions, with grad.
+        Recurrent policies take time-major ``[T * n]`` rows of the ``n`` sequences of ``state``."""
+        x = obs if normalized else self.normalize(obs)
+        hidden, state = self._hidden_seq(x, state, episode_start)
+        dist = ActionDistribution(self.actor(hidden), masks)
+        logp, entropy = dist.log_prob_entropy(actions)
+        return logp, entropy, self.critic(hidden)[:, 0], state
+
+    def get_value(self, obs, state=None, episode_start=None, normalized: bool = False) -> torch.Tensor:
+        x = obs if normalized else self.normalize(obs)
+        hidden, _ = self._hidden_step(x, state, episode_start)
+        return self.critic(hidden)[:, 0]
+
+
+class MLPPolicy(_TorchPolicy):
+    """``layers`` fully connected layers of ``hidden`` units, shared by the
+    conditional policy heads and the value head."""
+
+    adapter = "mlp"
+
+    def __init__(self, hidden: int = 256, layers: int = 2, activation: str = "tanh", obs_norm: bool = True,
+                 norm_clip: float = 5.0):
+        super().__init__(hidden, activation, obs_norm, norm_clip)
+        if int(layers) < 1:
+            raise TypeError(f"layers must be a positive integer, got {layers!r}")
+        self.config = {"hidden": int(hidden), "layers": int(layers), "activation": activation,
+                       "obs_norm": bool(obs_norm), "norm_clip": float(norm_clip)}
+        act = _ACTIVATIONS[activation]
+        body, width = [], INFO.obs_size
+        for _ in range(int(layers)):
+            body += [_layer(nn.Linear(width, int(hidden))), act()]
+            width = int(hidden)
+        self.body = nn.Sequential(*body)
+
+    def initial_state(self, n: int):
+        return None
+
+    def _hidden_step(self, x, state, episode_start):
+        return self.body(x), None
+
+    def _hidden_seq(self, x, state, episode_start):
+        return self.body(x), None
+
+
+class LSTMPolicy(_TorchPolicy):
+    """A fully connected layer, then an LSTM; the state is reset where an
+    episode starts. ``initial_state(n)`` is ``(h, c)``, each ``[1, n, hidden]``."""
+
+    adapter = "lstm"
+    recurrent = True
+
+    def __init__(self, hidden: int = 256, activation: str = "tanh", obs_norm: bool = True, norm_clip: float = 5.0):
+        super().__init__(hidden, activation, obs_norm, norm_clip)
+        self.config = {"hidden": int(hidden), "activation": activation, "obs_norm": bool(obs_norm),
+                       "norm_clip": float(norm_clip)}
+        self.hidden = int(hidden)
+        self.body = nn.Sequential(_layer(nn.Linear(INFO.obs_size, self.hidden)), _ACTIVATIONS[activation]())
+        self.lstm = nn.LSTM(self.hidden, self.hidden)
+        for name, param in self.lstm.named_parameters():
+            if "bias" in name:
+                nn.init.constant_(param, 0)
+            elif "weight" in name:
+                nn.init.orthogonal_(param, 1.0)
+
+    def initial_state(self, n: int):
+        zeros = torch.zeros(1, n, self.hidden, device=self.device)
+        return zeros, zeros.clone()
+
+    def _reset(self, state, starts):
+        if starts is None:
+            return state
+        keep = (~starts.bool()).float().view(1, -1, 1)
+        return state[0] * keep, state[1] * keep
+
+    def _hidden_step(self, x, state, episode_start):
+        if state is None:
+            state = self.initial_state(x.shape[0])
+        state = self._reset(state, episode_start)
+        out, state = self.lstm(self.body(x)[None], state)
+        return out[0], state
+
+    def _hidden_seq(self, x, state, episode_start):
+        """``x`` is time-major ``[T * n, ...]`` for the ``n`` sequences of ``state``."""
+        if state is None:
+            state = self.initial_state(x.shape[0])
+        n = state[0].shape[1]
+        x = self.body(x).reshape(-1, n, self.hidden)
+        steps = x.shape[0]
+        if episode_start is None:
+            starts, cuts = None, [0, steps]
+        else:
+            # one LSTM call per stretch without an episode start inside (starts are rare)
+            starts = episode_start.reshape(-1, n)
+            inner = torch.nonzero(starts[1:].any(dim=1)).flatten() + 1
+            cuts = [0] + inner.tolist() + [steps]
+        outs = []
+        for a, b in zip(cuts[:-1], cuts[1:]):
+            if starts is not None:
+                state = self._reset(state, starts[a])
+            out, state = self.lstm(x[a:b], state)
+            outs.append(out)
+        return torch.cat(outs).reshape(-1, self.hidden), state
+
+
+__all__ = ["ActionDistribution", "MLPPolicy", "LSTMPolicy", "LOGITS", "NEG"]

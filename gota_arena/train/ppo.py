@@ -1,0 +1,510 @@
+"""PPO on the LearnerEnv, in the manner of CleanRL's ppo.py: one function that
+reads top to bottom (setup, rollout, GAE, minibatch epochs, logging,
+checkpoints), ``b_`` for the flattened batch and ``mb_`` for a minibatch,
+metrics namespaced ``charts/`` and ``losses/``.
+
+    from gota_arena.train.ppo import train
+    summary = train(cfg, run_dir)          # cfg: gota_arena.config.Config (dataclass or OmegaConf)
+
+What is particular to GotA:
+- an agent is a learner row of the LearnerEnv: 10 per self-play lane (both
+  teams learn), 5 per lane against an opponent drawn from the pool/league;
+- the action is the five-head conditional distribution of
+  ``gota_arena.train.nets`` (masked logits; per-head log-probs and entropies);
+- the run is cut in **segments** of ``trainer.checkpoint_every`` updates: a
+  checkpoint closes a segment and the next one starts fresh matches (the
+  simulator cannot save a match in progress). Episodes cut at a segment end
+  are bootstrapped, not treated as lost. So a resumed run continues exactly as
+  the uninterrupted one would have (weights, optimizer, counters, RNG states,
+  league, matches), given the same config and torch threads;
+- Ctrl-C (SIGINT) or SIGTERM: the rollout in progress is dropped, the state at
+  the end of the last update is saved, and ``train`` returns with
+  ``interrupted=True``; a second Ctrl-C stops at once.
+"""
+from __future__ import annotations
+
+import json
+import math
+import random
+import signal
+import sys
+import time
+from pathlib import Path
+from typing import Optional
+
+import numpy as np
+import torch
+from omegaconf import OmegaConf
+
+from .. import __version__, plugins
+from ..arena import LANE_STATS_DTYPE
+from ..config import self_play_lanes
+from ..contract import INFO
+from ..errors import GotaError, PluginError
+from ..hookspecs import CheckpointSaved, EpisodeEnd
+from ..learner_env import SELF, LearnerEnv
+from ..policies import load_policy, save_policy
+from .checkpoint import FORMAT, load_checkpoint, rng_state, save_checkpoint, set_rng_state
+from .evaluate import evaluate, format_table
+from .league import League
+from .report import Reporter, _fmt_time
+
+CHECKPOINT = Path("checkpoints") / "last.pt"
+# config keys that may change when a run is resumed (budget, logging, evaluation)
+RESUMABLE = ("trainer.total_steps", "trainer.resume", "trainer.progress", "trainer.progress_every",
+             "trainer.tensorboard", "trainer.plots", "eval")
+
+
+class TrainingError(GotaError):
+    """A run cannot start or continue as configured (the message says why and what to do)."""
+
+
+def _plain(cfg) -> dict:
+    if OmegaConf.is_config(cfg):
+        return OmegaConf.to_container(cfg, resolve=True, enum_to_str=True)
+    return json.loads(json.dumps(OmegaConf.to_container(OmegaConf.structured(cfg), enum_to_str=True)))
+
+
+def _env_seed(seed: int, update: int, lanes: int) -> int:
+    """The arena seed of the segment starting after ``update`` (lane i plays seed * lanes + i)."""
+    return (seed * 7919 + update) % ((2 ** 31 - 1) // lanes)
+
+
+class _Interrupt:
+    """SIGINT/SIGTERM: the first sets ``hit``; a second SIGINT raises KeyboardInterrupt."""
+
+    def __init__(self):
+        self.hit = False
+        self._old = {}
+
+    def __enter__(self):
+        import threading
+        if threading.current_thread() is threading.main_thread():
+            for sig in (signal.SIGINT, signal.SIGTERM):
+                self._old[sig] = signal.signal(sig, self._handle)
+        return self
+
+    def _handle(self, signum, frame):
+        if self.hit and signum == signal.SIGINT:
+            raise KeyboardInterrupt
+        self.hit = True
+
+    def __exit__(self, *exc):
+        for sig, old in self._old.items():
+            signal.signal(sig, old)
+
+
+def train(cfg, run_dir, stop_after: Optional[int] = None, stream=None, resume_command: Optional[str] = None) -> dict:
+    """Train as ``cfg`` says, writing everything under ``run_dir``; returns a
+    summary dict. ``stop_after``: stop (as after Ctrl-C, with a checkpoint)
+    once that many updates are done in total (tests). ``resume_command``: the
+    command line that continues this run, shown to the person."""
+    stream = stream or sys.stdout
+    plain = _plain(cfg)
+    E, P, O, R, T, V = (plain[k] for k in ("env", "policy", "opponent", "reward", "trainer", "eval"))
+    run_dir = Path(run_dir)
+    run_dir.mkdir(parents=True, exist_ok=True)
+    ckpt_path = run_dir / CHECKPOINT
+
+    # ---- seeding, device, threads ---------------------------------------------------------
+    random.seed(T["seed"])
+    np.random.seed(T["seed"])
+    torch.manual_seed(T["seed"])
+    device = torch.device(T["device"])
+    if device.type == "cuda" and not torch.cuda.is_available():
+        raise TrainingError(f"trainer.device={T['device']} but torch sees no CUDA device "
+                            f"(torch {torch.__version__}); use trainer.device=cpu")
+    cores = max(1, len(__import__("os").sched_getaffinity(0)))
+    act_threads = T["torch_threads"] or cores
+    learn_threads = T["learn_threads"] or cores
+    torch.set_num_threads(act_threads)
+
+    # ---- the policy and its optimizer ------------------------------------------------------
+    policy = plugins.policy(P["name"], **P["options"])
+    if not (isinstance(policy, torch.nn.Module) and hasattr(policy, "evaluate") and hasattr(policy, "forward_act")):
+        raise PluginError(f"policy {P['name']!r} cannot be trained by PPO: it needs a torch module with "
+                          "forward_act/evaluate/get_value (see gota_arena/train/nets.py)")
+    if T["init_from"] and not T["resume"]:
+        source = load_policy(T["init_from"])
+        if source.adapter != policy.adapter or source.config != policy.config:
+            raise TrainingError(f"trainer.init_from={T['init_from']} is a {source.adapter} policy with "
+                                f"{source.config}; this run builds {policy.adapter} with {policy.config}")
+        policy.load_state_dict(source.state_dict())
+    policy = policy.to(device)
+    recurrent = bool(getattr(policy, "recurrent", False))
+    optimizer = torch.optim.Adam(policy.parameters(), lr=T["learning_rate"], eps=1e-5)
+
+    # ---- opponents: self-play lanes, the pool / league -----------------------------------------
+    lanes = E["lanes"]
+    n_self = self_play_lanes(cfg)
+    league = None
+    if n_self < lanes:
+        league = League(pool=O["pool"], rule=O["rule"], options=O["options"], snapshots=O["snapshots"],
+                        max_snapshots=O["max_snapshots"], pfsp_power=O["pfsp_power"], window=O["window"],
+                        deterministic=O["deterministic"], directory=run_dir / "league",
+                        seed=T["seed"] + 1, device=str(device))
+
+    # ---- the environment -------------------------------------------------------------------
+    reward = plugins.reward_mode(R["name"], **R["options"])
+    env = LearnerEnv(lanes=lanes, self_play_lanes=n_self, opponents=league.choose if league else None,
+                     reward=reward, action_ticks=E["action_ticks"], threads=E["threads"],
+                     max_ticks=E["max_ticks"], upkeep=int(E["upkeep"]), **E["match"])
+    N, S = env.agents, T["num_steps"]
+    batch_size = N * S
+    minibatches = min(T["num_minibatches"], N if recurrent else batch_size)
+    num_updates = max(1, math.ceil(T["total_steps"] / batch_size))
+
+    # ---- rollout storage -------------------------------------------------------------------------
+    obs = torch.zeros((S, N, INFO.obs_size), device=device)
+    masks = torch.zeros((S, N, INFO.mask_size), dtype=torch.bool, device=device)
+    actions = torch.zeros((S, N, INFO.heads), dtype=torch.long, device=device)
+    logprobs = torch.zeros((S, N), device=device)
+    rewards = torch.zeros((S, N), device=device)
+    dones = torch.zeros((S, N), device=device)
+    values = torch.zeros((S, N), device=device)
+
+    # ---- resume or start -----------------------------------------------------------------------------
+    global_step, update, elapsed_before, episodes_before = 0, 0, 0.0, 0
+    if T["resume"]:
+        if not ckpt_path.exists():
+            raise TrainingError(f"trainer.resume=true but {ckpt_path} does not exist: point hydra.run.dir at "
+                                "the folder of the run to continue (it holds checkpoints/last.pt)")
+        ck = load_checkpoint(ckpt_path)
+        if ck["contract_hash"] != f"{INFO.hash:016x}":
+            raise TrainingError(f"{ckpt_path} was made for contract {ck['contract_hash']}, this build has "
+                                f"{INFO.hash:016x}; it cannot be resumed with this gota-arena")
+        old = json.loads(ck["config"])
+        changed = [k for k in _diff(old, plain) if not k.startswith(RESUMABLE)]
+        if changed:
+            raise TrainingError(f"the config differs from the checkpoint's in {', '.join(changed)}; resume with "
+                                f"the run's own overrides (see {run_dir / 'config.yaml'}); only the budget, "
+                                "logging and evaluation may change")
+        policy.load_state_dict(ck["model"])
+        optimizer.load_state_dict(ck["optimizer"])
+        if league is not None:
+            league.load_state_dict(ck["league"])
+        set_rng_state(ck["rng"])
+        global_step, update = int(ck["global_step"]), int(ck["update"])
+        elapsed_before, episodes_before = float(ck["elapsed"]), int(ck["episodes"])
+    elif ckpt_path.exists():
+        raise TrainingError(f"{run_dir} already holds a run ({ckpt_path}); continue it with trainer.resume=true "
+                            "or start a new one in another hydra.run.dir")
+    (run_dir / "config.yaml").write_text(OmegaConf.to_yaml(OmegaConf.create(plain)))
+    if league is not None and O["snapshots"] and not any(e.kind == "snapshot" for e in league.entries):
+        league.add_snapshot(policy, update, global_step)
+
+    kinds = ([SELF] if n_self else []) + (list(O["pool"]) if league else []) + (
+        ["snapshot"] if league and O["snapshots"] else [])
+    reporter = Reporter(run_dir, kinds, T["total_steps"], tensorboard=T["tensorboard"], progress=T["progress"],
+                        progress_every=T["progress_every"], resume_step=global_step if T["resume"] else None,
+                        stream=stream, title=plain["name"])
+    reporter.episodes = episodes_before
+    hook = plugins.manager().hook
+    start_time = time.perf_counter()
+    reporter.write(f"gota-arena {__version__} train: {plain['name']}: {lanes} lanes ({n_self} self-play), "
+                   f"{N} agents, {batch_size:,} agent-steps per update, {num_updates} updates "
+                   f"({T['total_steps']:,} agent-steps), policy {P['name']}, reward {R['name']}, device {device}"
+                   + (f"; resumed at update {update}, step {global_step:,}" if T["resume"] else ""))
+    reporter.write(f"run dir: {run_dir}")
+
+    def checkpoint(reason: str) -> str:
+        payload = {"format": FORMAT, "contract_hash": f"{INFO.hash:016x}", "gota_arena": __version__,
+                   "config": json.dumps(plain), "adapter": policy.adapter, "policy_config": json.dumps(policy.config),
+                   "model": policy.state_dict(), "optimizer": optimizer.state_dict(),
+                   "update": update, "global_step": global_step, "episodes": reporter.episodes,
+                   "elapsed": elapsed_before + time.perf_counter() - start_time,
+                   "rng": saved_rng, "league": saved_league, "reason": reason}
+        path = save_checkpoint(ckpt_path, payload)
+        save_policy(policy, str(run_dir / "policy.safetensors"), extra={"update": update, "global_step": global_step})
+        if league is not None:
+            league.save_table(run_dir / "league.json")
+        hook.gota_checkpoint_saved(checkpoint=CheckpointSaved(path=path, global_step=global_step,
+                                                              metrics=dict(reporter.last)))
+        return path
+
+    def start_segment():
+        o, m = env.reset(seed=_env_seed(T["seed"], update, lanes))
+        return (torch.as_tensor(o, device=device), torch.as_tensor(m, device=device) != 0,
+                torch.ones(N, device=device), policy.initial_state(N), np.zeros(N))
+
+    next_obs, next_masks, next_done, state, ep_return = start_segment()
+    if update == 0:
+        policy.update_obs_stats(next_obs)   # a first estimate before any normalised observation is stored
+    interrupted = stopped = False
+    saved_rng, saved_league = rng_state(), (league.state_dict() if league else {})
+    try:
+        with _Interrupt() as stop:
+            while update < num_updates:
+                # the state at the end of the last update, for a checkpoint if this rollout is dropped
+                saved_rng, saved_league = rng_state(), (league.state_dict() if league else {})
+                saved_episodes = reporter.episodes
+                if T["anneal_lr"]:
+                    optimizer.param_groups[0]["lr"] = (1.0 - update / num_updates) * T["learning_rate"]
+                t0 = time.perf_counter()
+
+                # ---- rollout ------------------------------------------------------------------------
+                initial_state = None if state is None else tuple(s.clone() for s in state)
+                raw_sum = torch.zeros(INFO.obs_size, dtype=torch.float64, device=device)
+                raw_sq = torch.zeros(INFO.obs_size, dtype=torch.float64, device=device)
+                policy.eval()
+                for step in range(S):
+                    raw = next_obs.double()
+                    raw_sum += raw.sum(0)
+                    raw_sq += (raw * raw).sum(0)
+                    x = policy.normalize(next_obs)
+                    obs[step], masks[step], dones[step] = x, next_masks, next_done
+                    with torch.no_grad():
+                        action, logprob, value, state = policy.forward_act(
+                            x, next_masks, state, next_done.bool(), normalized=True)
+                    values[step], actions[step], logprobs[step] = value, action, logprob
+                    o, m, r, d, episodes = env.step(action.to(torch.int32).cpu().numpy())
+                    rewards[step] = torch.as_tensor(r, device=device)
+                    next_obs = torch.as_tensor(o, device=device)
+                    next_masks = torch.as_tensor(m, device=device) != 0
+                    next_done = torch.as_tensor(d, device=device, dtype=torch.float32)
+                    ep_return += r
+                    if d.any():
+                        for value_ in ep_return[d]:
+                            reporter.episode_return(value_)
+                        ep_return[d] = 0.0
+                    if episodes:
+                        for e in episodes:
+                            reporter.episode(e)
+                            if league is not None:
+                                league.record(e)
+                        stats = _lane_stats(episodes)
+                        hook.gota_episode_end(episode=EpisodeEnd(stats=stats, opponents=[e["opponent"] for e in episodes],
+                                                                 global_step=global_step + (step + 1) * N))
+                    if stop.hit:
+                        break
+                if stop.hit:
+                    reporter.episodes = saved_episodes
+                    interrupted = True
+                    break
+                global_step += batch_size
+                t_rollout = time.perf_counter() - t0
+
+                # ---- GAE: advantages and returns ------------------------------------------------------
+                with torch.no_grad():
+                    next_value = policy.get_value(policy.normalize(next_obs), state, next_done.bool(), normalized=True)
+                    advantages = compute_gae(rewards, values, dones, next_value, next_done, T["gamma"], T["gae_lambda"])
+                    returns = advantages + values
+
+                # ---- flatten the batch ----------------------------------------------------------------------
+                b_obs = obs.reshape(-1, INFO.obs_size)
+                b_masks = masks.reshape(-1, INFO.mask_size)
+                b_actions = actions.reshape(-1, INFO.heads)
+                b_logprobs = logprobs.reshape(-1)
+                b_advantages = advantages.reshape(-1)
+                b_returns = returns.reshape(-1)
+                b_values = values.reshape(-1)
+                b_dones = dones.reshape(-1)
+
+                # ---- optimize the policy and value network ----------------------------------------------------
+                t1 = time.perf_counter()
+                torch.set_num_threads(learn_threads)
+                policy.train()
+                clipfracs = []
+                if recurrent:   # minibatches of whole sequences (agents), time-major inside
+                    groups = N // minibatches
+                    env_inds = np.arange(N)
+                    flat_inds = np.arange(batch_size).reshape(S, N)
+                for epoch in range(T["update_epochs"]):
+                    if recurrent:
+                        perm = torch.randperm(N).numpy()
+                        chunks = [perm[i:i + groups] for i in range(0, N - groups + 1, groups)]
+                    else:
+                        perm = torch.randperm(batch_size, device=device)
+                        size = batch_size // minibatches
+                        chunks = [perm[i:i + size] for i in range(0, batch_size - size + 1, size)]
+                    for chunk in chunks:
+                        if recurrent:
+                            mb_envs = env_inds[chunk]
+                            mb_inds = torch.as_tensor(flat_inds[:, mb_envs].ravel(), device=device)
+                            mb_state = tuple(s[:, mb_envs] for s in initial_state)
+                        else:
+                            mb_inds, mb_state = chunk, None
+                        newlogprob, entropy, newvalue, _ = policy.evaluate(
+                            b_obs[mb_inds], b_masks[mb_inds], b_actions[mb_inds], mb_state,
+                            b_dones[mb_inds].bool(), normalized=True)
+                        logratio = newlogprob - b_logprobs[mb_inds]
+                        ratio = logratio.exp()
+                        with torch.no_grad():
+                            old_approx_kl = (-logratio).mean()
+                            approx_kl = ((ratio - 1) - logratio).mean()
+                            clipfracs.append(((ratio - 1.0).abs() > T["clip_coef"]).float().mean().item())
+
+                        mb_advantages = b_advantages[mb_inds]
+                        if T["norm_adv"]:
+                            mb_advantages = (mb_advantages - mb_advantages.mean()) / (mb_advantages.std() + 1e-8)
+
+                        # policy loss
+                        pg_loss1 = -mb_advantages * ratio
+                        pg_loss2 = -mb_advantages * torch.clamp(ratio, 1 - T["clip_coef"], 1 + T["clip_coef"])
+                        pg_loss = torch.max(pg_loss1, pg_loss2).mean()
+
+                        # value loss
+                        if T["clip_vloss"]:
+                            v_loss_unclipped = (newvalue - b_returns[mb_inds]) ** 2
+                            v_clipped = b_values[mb_inds] + torch.clamp(
+                                newvalue - b_values[mb_inds], -T["clip_coef"], T["clip_coef"])
+                            v_loss_clipped = (v_clipped - b_returns[mb_inds]) ** 2
+                            v_loss = 0.5 * torch.max(v_loss_unclipped, v_loss_clipped).mean()
+                        else:
+                            v_loss = 0.5 * ((newvalue - b_returns[mb_inds]) ** 2).mean()
+
+                        entropy_loss = entropy.mean()
+                        loss = pg_loss - T["ent_coef"] * entropy_loss + v_loss * T["vf_coef"]
+
+                        optimizer.zero_grad()
+                        loss.backward()
+                        torch.nn.utils.clip_grad_norm_(policy.parameters(), T["max_grad_norm"])
+                        optimizer.step()
+
+                    if T["target_kl"] is not None and approx_kl > T["target_kl"]:
+                        break
+                torch.set_num_threads(act_threads)
+                # the running observation statistics move once per update, after learning
+                policy.update_obs_moments(batch_size, raw_sum / batch_size,
+                                          (raw_sq / batch_size - (raw_sum / batch_size) ** 2).clamp(min=0))
+                t_learn = time.perf_counter() - t1
+                update += 1
+
+                # ---- metrics -------------------------------------------------------------------------------------
+                y_pred, y_true = b_values.cpu().numpy(), b_returns.cpu().numpy()
+                var_y = np.var(y_true)
+                explained_var = np.nan if var_y == 0 else 1 - np.var(y_true - y_pred) / var_y
+                metrics = {
+                    "charts/learning_rate": optimizer.param_groups[0]["lr"],
+                    "charts/SPS": batch_size / (t_rollout + t_learn),
+                    "losses/value_loss": v_loss.item(), "losses/policy_loss": pg_loss.item(),
+                    "losses/entropy": entropy_loss.item(), "losses/old_approx_kl": old_approx_kl.item(),
+                    "losses/approx_kl": approx_kl.item(), "losses/clipfrac": float(np.mean(clipfracs)),
+                    "losses/explained_variance": float(explained_var),
+                    "time/rollout_s": t_rollout, "time/learn_s": t_learn,
+                }
+                reporter.log(update, global_step, metrics)
+
+                # ---- league snapshots and checkpoints (a checkpoint closes a segment) -------------------------------
+                if league is not None and O["snapshots"] and update % O["snapshot_every"] == 0:
+                    league.add_snapshot(policy, update, global_step)
+                stopping = stop_after is not None and update >= stop_after
+                if update % T["checkpoint_every"] == 0 or update == num_updates or stopping:
+                    saved_rng, saved_league = rng_state(), (league.state_dict() if league else {})
+                    checkpoint("final" if update == num_updates else "stop" if stopping else "periodic")
+                    if stopping and update < num_updates:
+                        stopped = True
+                        break
+                    if update < num_updates:
+                        next_obs, next_masks, next_done, state, ep_return = start_segment()
+    finally:
+        env.close()
+
+    elapsed = elapsed_before + time.perf_counter() - start_time
+    summary = {"run_dir": str(run_dir), "name": plain["name"], "updates": update, "global_step": global_step,
+               "seconds": elapsed, "interrupted": interrupted or stopped, "checkpoint": str(ckpt_path),
+               "policy": str(run_dir / "policy.safetensors"), "metrics": str(reporter.csv_path),
+               "tensorboard": str(run_dir / "tensorboard") if reporter.tb is not None else None,
+               "win_rate": {k: reporter.win_rate(k) for k in reporter.kinds},
+               "glory": {k: reporter.mean_glory(k) for k in reporter.kinds}, "evaluation": None, "plots": None,
+               "resume_command": resume_command}
+    if interrupted:
+        checkpoint("interrupted")
+        reporter.write(f"interrupted: saved the state after update {update} (step {global_step:,}) in {ckpt_path}"
+                       + (f"\ncontinue with: {resume_command}" if resume_command else ""))
+    if interrupted or stopped:
+        reporter.close()
+        return summary
+
+    # ---- the end: quick evaluation, plots, summary ------------------------------------------------------------
+    if V["enabled"]:
+        reporter.write(f"evaluating: greedy={V['deterministic']} vs {', '.join(V['opponents'])}, "
+                       f"{V['matches']} matches each ...")
+        policy.eval()
+        rows = evaluate(policy, V["opponents"], matches=V["matches"], deterministic=V["deterministic"],
+                        seed=V["seed"], threads=E["threads"], action_ticks=E["action_ticks"],
+                        max_ticks=V["max_ticks"] or E["max_ticks"], upkeep=E["upkeep"], match=E["match"],
+                        output_dir=str(run_dir))
+        (run_dir / "eval.json").write_text(json.dumps(rows, indent=1))
+        summary["evaluation"] = rows
+    if T["plots"]:
+        summary["plots"] = reporter.plot()
+    reporter.close()
+    (run_dir / "summary.json").write_text(json.dumps(summary, indent=1, default=str))
+    _print_summary(summary, reporter, stream)
+    return summary
+
+
+def _lane_stats(episodes: list) -> np.ndarray:
+    """The LearnerEnv episode dicts back as lane stats (its ``opponent`` key is a
+    name; the stats field is the opponent's bot id, 0 for a Python opponent or self-play)."""
+    stats = np.zeros(len(episodes), dtype=LANE_STATS_DTYPE)
+    for i, e in enumerate(episodes):
+        for k in LANE_STATS_DTYPE.names:
+            if k == "opponent":
+                stats[i][k] = bot_ids().get(e["opponent"], 0)
+            else:
+                stats[i][k] = e[k]
+    return stats
+
+
+def bot_ids() -> dict:
+    from ..bots import bot_id, bot_names
+    return {name: bot_id(name) for name in bot_names()}
+
+
+def compute_gae(rewards, values, dones, next_value, next_done, gamma: float, gae_lambda: float):
+    """Generalized advantage estimates ``[T, N]``. ``dones[t]`` is 1 where ``obs[t]``
+    begins an episode (the step before it ended one); ``next_done`` / ``next_value``
+    belong to the observation after the rollout (its value bootstraps a cut episode)."""
+    steps = rewards.shape[0]
+    advantages = torch.zeros_like(rewards)
+    lastgaelam = torch.zeros_like(rewards[0])
+    for t in reversed(range(steps)):
+        if t == steps - 1:
+            nextnonterminal, nextvalues = 1.0 - next_done, next_value
+        else:
+            nextnonterminal, nextvalues = 1.0 - dones[t + 1], values[t + 1]
+        delta = rewards[t] + gamma * nextvalues * nextnonterminal - values[t]
+        lastgaelam = delta + gamma * gae_lambda * nextnonterminal * lastgaelam
+        advantages[t] = lastgaelam
+    return advantages
+
+
+def _diff(a, b, prefix="") -> list:
+    out = []
+    for k in sorted(set(a) | set(b)):
+        key = f"{prefix}{k}"
+        if isinstance(a.get(k), dict) and isinstance(b.get(k), dict):
+            out += _diff(a[k], b[k], key + ".")
+        elif a.get(k) != b.get(k):
+            out.append(key)
+    return out
+
+
+def _print_summary(s: dict, reporter: Reporter, stream) -> None:
+    w = stream.write
+    sps = s["global_step"] / max(s["seconds"], 1e-9)
+    w(f"\ndone: {s['name']}: {s['global_step']:,} agent-steps in {_fmt_time(s['seconds'])} "
+      f"({sps:,.0f} agent-steps/s), {s['updates']} updates, {reporter.episodes} episodes\n")
+    wins = ", ".join(f"{k} {v:.0%}" for k, v in s["win_rate"].items() if v == v)
+    if wins:
+        w(f"  recent win rate  {wins}\n")
+    if s["evaluation"]:
+        w("  evaluation (greedy policy, each lane's first match):\n")
+        w(format_table(s["evaluation"]) + "\n")
+    w(f"  run dir          {s['run_dir']}\n")
+    w(f"  checkpoint       {s['checkpoint']}\n")
+    w(f"  policy           {s['policy']}\n")
+    w(f"  metrics          {s['metrics']}\n")
+    if s["tensorboard"]:
+        w(f"  tensorboard      tensorboard --logdir {s['tensorboard']}\n")
+    if s["plots"]:
+        w(f"  learning curves  {s['plots']}\n")
+    if s.get("resume_command"):
+        more = " ".join(t for t in s["resume_command"].split(" ") if not t.startswith("trainer.total_steps="))
+        w(f"  train on         {more} trainer.total_steps=<more>\n")
+    stream.flush()
+
+
+__all__ = ["train", "compute_gae", "TrainingError", "CHECKPOINT"]

@@ -1,0 +1,214 @@
+"""What a person sees of a run: the live progress line, the metrics (CSV and
+TensorBoard), the learning curves (PNG) and the final summary.
+
+Metric names are namespaced as in CleanRL: ``charts/...`` (speed, returns,
+win rate and Glory per opponent kind), ``losses/...`` (PPO). The CSV has one
+row per update with a fixed set of columns; an opponent kind is a registered
+opponent name, ``self`` (self-play lanes) or ``snapshot`` (league snapshots).
+"""
+from __future__ import annotations
+
+import csv
+import math
+import os
+import sys
+import time
+from collections import deque
+from pathlib import Path
+from typing import Optional
+
+from .league import SNAPSHOT_PREFIX
+
+LOSSES = ("losses/policy_loss", "losses/value_loss", "losses/entropy", "losses/old_approx_kl",
+          "losses/approx_kl", "losses/clipfrac", "losses/explained_variance")
+CHARTS = ("charts/SPS", "charts/learning_rate", "charts/episodes", "charts/episode_return", "charts/episode_ticks")
+TIMES = ("time/rollout_s", "time/learn_s")
+WINDOW = 100   # recent episodes per kind in the win rate and Glory
+
+
+def kind_of(opponent: str) -> str:
+    return "snapshot" if opponent.startswith(SNAPSHOT_PREFIX) else opponent
+
+
+def _fmt_time(seconds: float) -> str:
+    seconds = int(max(0, seconds))
+    h, rem = divmod(seconds, 3600)
+    m, s = divmod(rem, 60)
+    return f"{h}h{m:02d}m{s:02d}s" if h else f"{m}m{s:02d}s"
+
+
+class Reporter:
+    def __init__(self, run_dir, kinds, total_steps: int, tensorboard: bool = True, progress: bool = True,
+                 progress_every: float = 5.0, resume_step: Optional[int] = None, stream=None, title: str = ""):
+        self.run_dir = Path(run_dir)
+        self.title = title or self.run_dir.name
+        self.kinds = list(dict.fromkeys(kinds))
+        self.total_steps = total_steps
+        self.progress, self.progress_every = progress, progress_every
+        self.stream = stream or sys.stdout
+        self.tty = hasattr(self.stream, "isatty") and self.stream.isatty()
+        self.columns = (["time", "update", "global_step"] + list(CHARTS)
+                        + [f"charts/win_rate/{k}" for k in self.kinds] + [f"charts/glory/{k}" for k in self.kinds]
+                        + list(LOSSES) + list(TIMES))
+        self.outcomes = {k: deque(maxlen=WINDOW) for k in self.kinds}
+        self.glory = {k: deque(maxlen=WINDOW) for k in self.kinds}
+        self.returns = deque(maxlen=WINDOW * 5)
+        self.ticks = deque(maxlen=WINDOW)
+        self.episodes = 0
+        self.started = time.perf_counter()
+        self._last_print = 0.0
+        self._line_open = False
+        self.last = {}
+        self.csv_path = self.run_dir / "metrics.csv"
+        self._open_csv(resume_step)
+        self.tb = None
+        if tensorboard:
+            try:
+                from torch.utils.tensorboard import SummaryWriter
+                self.tb = SummaryWriter(str(self.run_dir / "tensorboard"),
+                                        purge_step=None if resume_step is None else resume_step + 1)
+            except ImportError as error:   # tensorboard is optional
+                self.write(f"tensorboard logging off: {error}")
+
+    # ---- CSV --------------------------------------------------------------------------
+    def _open_csv(self, resume_step: Optional[int]) -> None:
+        rows = []
+        if resume_step is not None and self.csv_path.exists():
+            with open(self.csv_path, newline="") as f:
+                rows = [r for r in csv.DictReader(f) if int(r["global_step"]) <= resume_step]
+        tmp = self.csv_path.with_suffix(".csv.tmp")
+        with open(tmp, "w", newline="") as f:
+            writer = csv.DictWriter(f, self.columns, extrasaction="ignore")
+            writer.writeheader()
+            writer.writerows(rows)
+        os.replace(tmp, self.csv_path)
+        self._csv = open(self.csv_path, "a", newline="")
+        self._writer = csv.DictWriter(self._csv, self.columns, extrasaction="ignore")
+
+    # ---- inputs --------------------------------------------------------------------------
+    def episode(self, record: dict) -> None:
+        kind = kind_of(record["opponent"])
+        if kind not in self.outcomes:
+            self.outcomes[kind], self.glory[kind] = deque(maxlen=WINDOW), deque(maxlen=WINDOW)
+        self.outcomes[kind].append(1.0 if record["outcome"] == 1 else 0.0)
+        self.glory[kind].append(float(record["glory"]))
+        self.ticks.append(record["ticks"])
+        self.episodes += 1
+
+    def episode_return(self, value: float) -> None:
+        self.returns.append(float(value))
+
+    def win_rate(self, kind: str) -> float:
+        q = self.outcomes.get(kind)
+        return sum(q) / len(q) if q else math.nan
+
+    def mean_glory(self, kind: str) -> float:
+        q = self.glory.get(kind)
+        return sum(q) / len(q) if q else math.nan
+
+    # ---- one row per update -------------------------------------------------------------------
+    def log(self, update: int, global_step: int, metrics: dict, force_print: bool = False) -> dict:
+        row = dict(metrics)
+        row["charts/episodes"] = self.episodes
+        row["charts/episode_return"] = sum(self.returns) / len(self.returns) if self.returns else math.nan
+        row["charts/episode_ticks"] = sum(self.ticks) / len(self.ticks) if self.ticks else math.nan
+        for k in self.kinds:
+            row[f"charts/win_rate/{k}"] = self.win_rate(k)
+            row[f"charts/glory/{k}"] = self.mean_glory(k)
+        row.update(time=round(time.perf_counter() - self.started, 3), update=update, global_step=global_step)
+        self._writer.writerow({k: ("" if isinstance(v, float) and math.isnan(v) else v) for k, v in row.items()})
+        self._csv.flush()
+        if self.tb is not None:
+            for k, v in row.items():
+                if "/" in k and isinstance(v, (int, float)) and not math.isnan(v):
+                    self.tb.add_scalar(k, v, global_step)
+        self.last = row
+        now = time.perf_counter()
+        if self.progress and (force_print or now - self._last_print >= self.progress_every):
+            self._last_print = now
+            self.write(self.progress_line(row), transient=True)
+        return row
+
+    def progress_line(self, row: dict) -> str:
+        step = row["global_step"]
+        pct = 100.0 * step / max(1, self.total_steps)
+        sps = row.get("charts/SPS", math.nan)
+        eta = (self.total_steps - step) / sps if sps and sps == sps and sps > 0 else math.nan
+        wins = " ".join(f"{k} {self.win_rate(k):.0%}" for k in self.kinds if self.outcomes.get(k))
+        glory = [self.mean_glory(k) for k in self.kinds if self.glory.get(k)]
+        ret = row["charts/episode_return"]
+        parts = [f"[{pct:5.1f}%] step {step:,}/{self.total_steps:,}", f"{sps:,.0f} steps/s",
+                 f"episodes {self.episodes}",
+                 f"return {ret:+.2f}" if ret == ret else "return -",
+                 f"win {wins}" if wins else "win -",
+                 f"Glory {sum(glory) / len(glory):.0f}" if glory else "Glory -",
+                 f"eta {_fmt_time(eta)}" if eta == eta else ""]
+        return " | ".join(p for p in parts if p)
+
+    def write(self, text: str, transient: bool = False) -> None:
+        """A line for the person watching; on a terminal the progress line is redrawn in place."""
+        if self.tty and transient:
+            self.stream.write("\r\033[K" + text)
+            self._line_open = True
+        else:
+            if self._line_open:
+                self.stream.write("\n")
+                self._line_open = False
+            self.stream.write(text + "\n")
+        self.stream.flush()
+
+    # ---- the end -------------------------------------------------------------------------------
+    def plot(self) -> Optional[str]:
+        """Learning curves from metrics.csv as plots/learning_curves.png."""
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+
+        with open(self.csv_path, newline="") as f:
+            rows = list(csv.DictReader(f))
+        if not rows:
+            return None
+
+        def series(key):
+            xs, ys = [], []
+            for r in rows:
+                if r.get(key, "") != "":
+                    xs.append(int(r["global_step"]))
+                    ys.append(float(r[key]))
+            return xs, ys
+
+        fig, axes = plt.subplots(2, 3, figsize=(15, 8))
+        panels = [("episode return (recent mean)", ["charts/episode_return"]),
+                  ("win rate (recent, per opponent)", [f"charts/win_rate/{k}" for k in self.kinds]),
+                  ("Glory (recent mean, per opponent)", [f"charts/glory/{k}" for k in self.kinds]),
+                  ("entropy", ["losses/entropy"]),
+                  ("value loss", ["losses/value_loss"]),
+                  ("agent-steps/s", ["charts/SPS"])]
+        for ax, (title, keys) in zip(axes.flat, panels):
+            for key in keys:
+                xs, ys = series(key)
+                if xs:
+                    ax.plot(xs, ys, label=key.rsplit("/", 1)[-1])
+            ax.set_title(title)
+            ax.set_xlabel("agent-steps")
+            ax.grid(alpha=0.3)
+            if len(keys) > 1 and ax.lines:
+                ax.legend(fontsize=8)
+        fig.suptitle(f"{self.title}: learning curves ({self.run_dir})")
+        fig.tight_layout()
+        path = self.run_dir / "plots" / "learning_curves.png"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fig.savefig(path, dpi=80)
+        plt.close(fig)
+        return str(path)
+
+    def close(self) -> None:
+        if self._line_open:
+            self.stream.write("\n")
+            self._line_open = False
+        self._csv.close()
+        if self.tb is not None:
+            self.tb.close()
+
+
+__all__ = ["Reporter", "kind_of", "LOSSES", "CHARTS"]

@@ -1,0 +1,135 @@
+"""The training command end to end, in subprocesses: ``python -m gota_arena
++experiment=...`` with tiny budgets, resume, Ctrl-C, a bad config."""
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("torch")
+pytest.importorskip("hydra")
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# a tiny budget: 2 lanes, 8-decision rollouts, short matches and evaluation
+TINY = ["env.lanes=2", "env.threads=1", "env.max_ticks=120", "trainer.num_steps=8", "trainer.num_minibatches=2",
+        "trainer.update_epochs=1", "policy.options.hidden=16", "eval.matches=1", "eval.max_ticks=40",
+        "trainer.progress_every=0"]
+
+
+def gota(*args, timeout=180, **kwargs) -> subprocess.CompletedProcess:
+    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    return subprocess.run([sys.executable, "-m", "gota_arena", *args], cwd=ROOT, capture_output=True, text=True,
+                          timeout=timeout, env=env, **kwargs)
+
+
+def ok(result: subprocess.CompletedProcess) -> str:
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    assert "Traceback" not in result.stderr, result.stderr
+    return result.stdout
+
+
+def test_selfplay_run_directory(tmp_path):
+    run = tmp_path / "sp"
+    out = ok(gota("+experiment=selfplay", "trainer.total_steps=480", *TINY, f"hydra.run.dir={run}"))
+    assert "selfplay: 2 lanes (2 self-play), 20 agents" in out
+    assert "done: selfplay: 480 agent-steps" in out and "learning curves" in out
+    for name in ("checkpoints/last.pt", "policy.safetensors", "metrics.csv", "config.yaml", "eval.json",
+                 "summary.json", "plots/learning_curves.png", ".hydra/config.yaml", ".hydra/overrides.yaml"):
+        assert (run / name).is_file(), name
+    assert list((run / "tensorboard").glob("events.out.tfevents.*"))
+    rows = (run / "metrics.csv").read_text().splitlines()
+    assert rows[0].startswith("time,update,global_step,charts/SPS") and "charts/win_rate/self" in rows[0]
+    assert len(rows) == 1 + 3
+    evaluation = json.loads((run / "eval.json").read_text())
+    assert [r["opponent"] for r in evaluation] == ["idle", "random", "base"]
+    assert "name: selfplay" in (run / "config.yaml").read_text()
+    assert (run / "plots/learning_curves.png").read_bytes()[:4] == b"\x89PNG"
+
+    # continue the run: a larger budget, the same overrides
+    out = ok(gota("+experiment=selfplay", "trainer.total_steps=960", *TINY, f"hydra.run.dir={run}",
+                  "trainer.resume=true"))
+    assert "resumed at update 3, step 480" in out and "done: selfplay: 960 agent-steps" in out
+    assert len((run / "metrics.csv").read_text().splitlines()) == 1 + 6
+
+    # a new start in a run directory that holds a run is refused
+    result = gota("+experiment=selfplay", "trainer.total_steps=960", *TINY, f"hydra.run.dir={run}")
+    assert result.returncode == 2 and "trainer.resume=true" in result.stderr
+
+
+def test_vs_bundled_run_directory(tmp_path):
+    run = tmp_path / "vb"
+    out = ok(gota("+experiment=vs_bundled", "trainer.total_steps=400", *TINY, "eval.enabled=false",
+                  "trainer.plots=false", "trainer.tensorboard=false", f"hydra.run.dir={run}"))
+    assert "vs_bundled: 2 lanes (0 self-play), 10 agents" in out
+    table = json.loads((run / "league.json").read_text())
+    assert [e["name"] for e in table["entries"]] == ["idle", "random", "base"]
+    assert sum(e["games"] for e in table["entries"]) >= 2     # max_ticks 120: every lane ended once
+    assert "charts/win_rate/idle" in (run / "metrics.csv").read_text().splitlines()[0]
+    assert not (run / "eval.json").exists() and not (run / "plots").exists()
+
+
+def test_league_experiment_composes():
+    out = ok(gota("+experiment=league", "--cfg", "job"))
+    assert "name: league" in out and "rule: pfsp" in out and "snapshots: true" in out
+
+
+def test_ctrl_c_saves_a_checkpoint_and_exits_cleanly(tmp_path):
+    run = tmp_path / "int"
+    proc = subprocess.Popen([sys.executable, "-m", "gota_arena", "+experiment=selfplay", "trainer.total_steps=10000000",
+                             *TINY, "eval.enabled=false", f"hydra.run.dir={run}"],
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=dict(os.environ, PYTHONUNBUFFERED="1"))
+    try:
+        deadline = time.time() + 120
+        while time.time() < deadline:
+            line = proc.stdout.readline()
+            if line.startswith("[") and "step" in line:   # a progress line: updates are running
+                break
+        else:
+            pytest.fail("no progress line")
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 130, out + err
+    assert "Traceback" not in err, err
+    assert "interrupted: saved the state after update" in out and "trainer.resume=true" in out
+    from gota_arena.train.checkpoint import load_checkpoint
+    ck = load_checkpoint(run / "checkpoints" / "last.pt")
+    assert ck["reason"] == "interrupted" and ck["update"] >= 1
+    assert not [p for p in (run / "checkpoints").iterdir() if p.name != "last.pt"]
+
+
+@pytest.mark.parametrize("override,message", [
+    ("trainer.totl_steps=5", "Key 'totl_steps' not in 'TrainerConfig'"),
+    ("trainer.total_steps=many", "could not be converted to Integer"),
+    ("opponent.rule=best", "expected one of [latest, uniform, pfsp]"),
+    ("reward.name=nope", "unknown reward mode 'nope'; the known ones are: advantage"),
+    ("policy.options.activation=gelu", "activation must be one of"),
+])
+def test_a_bad_config_fails_before_anything_runs(tmp_path, override, message):
+    run = tmp_path / "bad"
+    result = gota("+experiment=vs_bundled", override, f"hydra.run.dir={run}", timeout=120)
+    assert result.returncode != 0
+    assert message in result.stderr, result.stderr
+    assert "Traceback" not in result.stderr
+    assert not run.exists(), "nothing may run (no run directory) on a bad config"
+
+
+def test_unknown_opponent_name_lists_the_known_ones(tmp_path):
+    result = gota("+experiment=vs_bundled", "opponent.pool=[idle,nobot]", f"hydra.run.dir={tmp_path / 'x'}")
+    assert result.returncode == 2
+    assert "unknown opponent 'nobot'; the known ones are:" in result.stderr and "puller" in result.stderr
+
+
+def test_plugins_and_demo_subcommands():
+    out = ok(gota("plugins"))
+    assert "gota_bundled.policies" in out and "mlp" in out and "lstm" in out and "gota_bundled.bots" in out
+    out = ok(gota("demo", "--ticks", "240"))
+    assert "demo: seed 1, 240 ticks" in out
