@@ -91,7 +91,7 @@ class TrainerConfig:
     device: str = "cpu"                  # cpu | cuda | cuda:N
     torch_threads: int = 1               # torch threads while acting (small batches)
     learn_threads: int = 0               # torch threads while learning, 0 = one per core
-    checkpoint_every: int = 100          # updates; a checkpoint also starts fresh matches (docs/training.md)
+    checkpoint_every: int = 250          # updates; a checkpoint also starts fresh matches (docs/training.md)
     resume: bool = False                 # continue the run in hydra.run.dir from its checkpoint
     init_from: Optional[str] = None      # start from the weights of a saved policy (.safetensors), new optimizer
     progress: bool = True                # the live progress line

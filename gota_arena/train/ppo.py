@@ -206,6 +206,11 @@ def train(cfg, run_dir, stop_after: Optional[int] = None, stream=None, resume_co
                    f"({T['total_steps']:,} agent-steps), policy {P['name']}, reward {R['name']}, device {device}"
                    + (f"; resumed at update {update}, step {global_step:,}" if T["resume"] else ""))
     reporter.write(f"run dir: {run_dir}")
+    match_decisions = math.ceil(E["max_ticks"] / E["action_ticks"])
+    if T["checkpoint_every"] * S < match_decisions and num_updates > T["checkpoint_every"]:
+        reporter.write(f"warning: a segment (trainer.checkpoint_every={T['checkpoint_every']} updates x "
+                       f"{S} decisions) is shorter than a match that times out ({match_decisions} decisions): "
+                       "such matches are cut before they end; raise trainer.checkpoint_every")
 
     def checkpoint(reason: str) -> str:
         payload = {"format": FORMAT, "contract_hash": f"{INFO.hash:016x}", "gota_arena": __version__,
@@ -377,6 +382,7 @@ def train(cfg, run_dir, stop_after: Optional[int] = None, stream=None, resume_co
                 metrics = {
                     "charts/learning_rate": optimizer.param_groups[0]["lr"],
                     "charts/SPS": batch_size / (t_rollout + t_learn),
+                    "charts/reward_mean": rewards.mean().item(),
                     "losses/value_loss": v_loss.item(), "losses/policy_loss": pg_loss.item(),
                     "losses/entropy": entropy_loss.item(), "losses/old_approx_kl": old_approx_kl.item(),
                     "losses/approx_kl": approx_kl.item(), "losses/clipfrac": float(np.mean(clipfracs)),

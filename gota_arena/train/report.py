@@ -21,7 +21,8 @@ from .league import SNAPSHOT_PREFIX
 
 LOSSES = ("losses/policy_loss", "losses/value_loss", "losses/entropy", "losses/old_approx_kl",
           "losses/approx_kl", "losses/clipfrac", "losses/explained_variance")
-CHARTS = ("charts/SPS", "charts/learning_rate", "charts/episodes", "charts/episode_return", "charts/episode_ticks")
+CHARTS = ("charts/SPS", "charts/learning_rate", "charts/reward_mean", "charts/episodes", "charts/episode_return",
+          "charts/episode_ticks")
 TIMES = ("time/rollout_s", "time/learn_s")
 WINDOW = 100   # recent episodes per kind in the win rate and Glory
 
@@ -137,9 +138,13 @@ class Reporter:
         wins = " ".join(f"{k} {self.win_rate(k):.0%}" for k in self.kinds if self.outcomes.get(k))
         glory = [self.mean_glory(k) for k in self.kinds if self.glory.get(k)]
         ret = row["charts/episode_return"]
+        reward = row.get("charts/reward_mean", math.nan)
+        ticks = row["charts/episode_ticks"]
+        zero_sum = self.kinds == ["self"]   # pure self-play: every reward has its opposite
         parts = [f"[{pct:5.1f}%] step {step:,}/{self.total_steps:,}", f"{sps:,.0f} steps/s",
-                 f"episodes {self.episodes}",
-                 f"return {ret:+.2f}" if ret == ret else "return -",
+                 f"reward/step {reward:+.4f}" if reward == reward and not zero_sum else "",
+                 f"episodes {self.episodes}" + (f" ({ticks:,.0f} ticks)" if ticks == ticks else ""),
+                 "" if zero_sum else f"return {ret:+.2f}" if ret == ret else "return -",
                  f"win {wins}" if wins else "win -",
                  f"Glory {sum(glory) / len(glory):.0f}" if glory else "Glory -",
                  f"eta {_fmt_time(eta)}" if eta == eta else ""]
