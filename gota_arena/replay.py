@@ -46,6 +46,7 @@ from .bots import bot_id, bot_names
 from .constants import Kind, Result, Team
 from .contract import INFO
 from .errors import GotaError, ReplayError, check, config_keys
+from .files import fsync_directory
 from .heroes import class_name
 from .sim import Match, _config_values, _name
 
@@ -233,17 +234,7 @@ class Replay:
             except OSError:
                 pass
             raise
-        try:
-            dir_fd = os.open(path.parent, os.O_RDONLY)
-        except OSError:
-            dir_fd = None
-        if dir_fd is not None:
-            try:
-                os.fsync(dir_fd)
-            except OSError:
-                pass
-            finally:
-                os.close(dir_fd)
+        fsync_directory(path.parent)
         self.path = str(path)
         return path
 

@@ -18,6 +18,8 @@ from pathlib import Path
 import numpy as np
 import torch
 
+from ..files import fsync_directory
+
 FORMAT = "gota-train/1"
 
 
@@ -32,17 +34,7 @@ def save_checkpoint(path, payload: dict) -> str:
             os.fsync(f.fileno())
         os.replace(tmp, path)
         tmp = None
-        try:
-            dir_fd = os.open(path.parent, os.O_RDONLY)
-        except OSError:
-            dir_fd = None
-        if dir_fd is not None:
-            try:
-                os.fsync(dir_fd)
-            except OSError:
-                pass
-            finally:
-                os.close(dir_fd)
+        fsync_directory(path.parent)
     finally:
         if tmp is not None and os.path.exists(tmp):
             os.remove(tmp)
