@@ -3,7 +3,7 @@ idle-trained weights), and evaluate the greedy policy before and after.
 
     python benchmarks/bench_learning.py                        # writes benchmarks/RESULTS.md
     python benchmarks/bench_learning.py --idle-steps 2000000 --random-steps 2000000 --matches 10
-    python benchmarks/bench_learning.py -- trainer.learn_threads=1   # extra overrides after -- (a busy machine)
+    python benchmarks/bench_learning.py -- trainer.learn_threads=0   # extra overrides after -- (an idle machine)
 
 Each phase is ``python -m gota_arena +experiment=vs_bundled opponent.pool=[<bot>]``
 (plus the benchmark's settings below) run through ``gota_arena.train.ppo.train``;
@@ -37,7 +37,7 @@ from gota_arena.train.ppo import train  # noqa: E402
 
 # the benchmark's settings on top of the vs_bundled experiment
 SETTINGS = ["env.lanes=16", "env.action_ticks=8", "trainer.gamma=0.99", "trainer.update_epochs=3",
-            "trainer.checkpoint_every=1000", "eval.enabled=false", "trainer.progress_every=60"]
+            "trainer.learn_threads=1", "trainer.checkpoint_every=1000", "eval.enabled=false", "trainer.progress_every=60"]
 TARGET = 0.9
 
 
@@ -114,8 +114,8 @@ def table_md(rows: list) -> list:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--idle-steps", type=int, default=3_500_000)
-    ap.add_argument("--random-steps", type=int, default=2_500_000)
+    ap.add_argument("--idle-steps", type=int, default=2_500_000)
+    ap.add_argument("--random-steps", type=int, default=2_000_000)
     ap.add_argument("--matches", type=int, default=10, help="evaluation matches per opponent")
     ap.add_argument("--no-write", action="store_true")
     ap.add_argument("overrides", nargs="*")
@@ -142,6 +142,9 @@ def main() -> int:
         run_dir = base / f"vs_{bot}"
         t, cpu = time.perf_counter(), time.process_time()
         summary = train(cfg, run_dir)
+        if summary["interrupted"]:
+            print(f"interrupted: the run of phase vs {bot} is in {run_dir}")
+            return 130
         wall, cpu = time.perf_counter() - t, time.process_time() - cpu
         report["phases"].append({"bot": bot, "steps": summary["global_step"], "wall": wall, "cpu": cpu,
                                  "run_dir": str(run_dir.relative_to(ROOT))})

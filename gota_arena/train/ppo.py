@@ -19,7 +19,7 @@ What is particular to GotA:
   league, matches), given the same config and torch threads;
 - Ctrl-C (SIGINT) or SIGTERM: the rollout in progress is dropped, the state at
   the end of the last update is saved, and ``train`` returns with
-  ``interrupted=True``; a second Ctrl-C stops at once.
+  ``interrupted=True``; a second signal stops at once.
 """
 from __future__ import annotations
 
@@ -71,7 +71,7 @@ def _env_seed(seed: int, update: int, lanes: int) -> int:
 
 
 class _Interrupt:
-    """SIGINT/SIGTERM: the first sets ``hit``; a second SIGINT raises KeyboardInterrupt."""
+    """SIGINT/SIGTERM: the first sets ``hit``; a second one raises KeyboardInterrupt."""
 
     def __init__(self):
         self.hit = False
@@ -85,7 +85,7 @@ class _Interrupt:
         return self
 
     def _handle(self, signum, frame):
-        if self.hit and signum == signal.SIGINT:
+        if self.hit:
             raise KeyboardInterrupt
         self.hit = True
 
