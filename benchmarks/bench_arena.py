@@ -16,7 +16,6 @@ import argparse
 import datetime
 import os
 import platform
-import re
 import statistics
 import sys
 import time
@@ -25,7 +24,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_sim import RESULTS, cpu_model, nproc, rss_bytes  # noqa: E402
+from bench_sim import RESULTS, cpu_model, nproc, rss_bytes, write_section  # noqa: E402
 
 from gota_arena.arena import Arena  # noqa: E402
 from gota_arena.masking import sample_actions  # noqa: E402
@@ -76,17 +75,6 @@ def lane_bytes(lanes: int, steps: int, seed: int) -> float:
             out = arena.step(sample_actions(out.masks, rng))
         after = rss_bytes()
     return (after - before) / lanes
-
-
-def write_section(lines: list) -> None:
-    text = RESULTS.read_text() if RESULTS.exists() else "# Benchmark results\n"
-    section = "\n".join([SECTION, ""] + lines) + "\n"
-    pattern = re.compile(rf"^{re.escape(SECTION)}\n.*?(?=^## |\Z)", re.MULTILINE | re.DOTALL)
-    if pattern.search(text):
-        text = pattern.sub(lambda _: section + "\n", text).rstrip("\n") + "\n"
-    else:
-        text = text.rstrip("\n") + "\n\n" + section
-    RESULTS.write_text(text)
 
 
 def met(ok: bool) -> str:
@@ -171,7 +159,7 @@ def main(argv=None) -> int:
             f"after 10 steps)",
             "- targets: " + "; ".join(verdicts),
         ]
-        write_section(lines)
+        write_section(SECTION, lines)
         print(f"wrote {SECTION} in {RESULTS}")
     return 0
 

@@ -76,10 +76,11 @@ def match_bytes(count: int = 20) -> float:
     return (after - before) / count
 
 
-def write_results(lines: list) -> None:
+def write_section(title: str, lines: list) -> None:
+    """Replace (or append) the ``title`` section of RESULTS.md with ``lines``; every benchmark writes through it."""
     text = RESULTS.read_text() if RESULTS.exists() else "# Benchmark results\n"
-    section = "\n".join([SECTION, ""] + lines) + "\n"
-    pattern = re.compile(rf"^{re.escape(SECTION)}\n.*?(?=^## |\Z)", re.MULTILINE | re.DOTALL)
+    section = "\n".join([title, ""] + lines) + "\n"
+    pattern = re.compile(rf"^{re.escape(title)}\n.*?(?=^## |\Z)", re.MULTILINE | re.DOTALL)
     if pattern.search(text):
         text = pattern.sub(lambda _: section + "\n", text).rstrip("\n") + "\n"
     else:
@@ -114,7 +115,7 @@ def main(argv=None) -> int:
     if not args.no_write:
         command = "python benchmarks/bench_sim.py" + ("" if argv is None and len(sys.argv) == 1
                                                       else " " + " ".join(sys.argv[1:] if argv is None else argv))
-        write_results([
+        write_section(SECTION, [
             f"- date: {datetime.date.today().isoformat()}",
             f"- command: `{command}`",
             f"- machine: {nproc()} CPUs (nproc), {cpu_model()}; Python {platform.python_version()}",

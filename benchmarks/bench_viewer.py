@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import os
 import platform
-import re
 import sys
 import tempfile
 import time
@@ -30,6 +29,7 @@ from gota_arena import frames as F  # noqa: E402
 from gota_arena import replay as R  # noqa: E402
 from gota_arena.replay import RecordingMatch  # noqa: E402
 from gota_arena.viewer import build, pictures  # noqa: E402
+from bench_sim import write_section  # noqa: E402
 
 RESULTS = ROOT / "benchmarks" / "RESULTS.md"
 LOAD = os.getloadavg()
@@ -131,17 +131,6 @@ def report(results: list, every: int) -> list:
     return lines
 
 
-def write_results(lines: list) -> None:
-    text = RESULTS.read_text() if RESULTS.exists() else "# Benchmark results\n"
-    section = "\n".join([SECTION, ""] + lines) + "\n"
-    pattern = re.compile(rf"^{re.escape(SECTION)}\n.*?(?=^## |\Z)", re.MULTILINE | re.DOTALL)
-    if pattern.search(text):
-        text = pattern.sub(lambda _: section + "\n", text).rstrip("\n") + "\n"
-    else:
-        text = text.rstrip("\n") + "\n\n" + section
-    RESULTS.write_text(text)
-
-
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--every", type=int, default=6, help="a frame every N ticks (default 6, the page's default)")
@@ -160,7 +149,7 @@ def main(argv=None) -> int:
     lines = report(results, args.every)
     print("\n".join(lines))
     if not args.no_write:
-        write_results(lines)
+        write_section(SECTION, lines)
         print(f"wrote {SECTION} in {RESULTS}")
     return 0
 
