@@ -54,15 +54,20 @@
  * tile or crosses a missing link (the tile the body stands on may itself be
  * blocked, so a body pushed onto a footprint can walk off it).
  *
- * nav_collide runs up to NAV_COLLIDE_PASSES Gauss-Seidel passes; pairs are
- * handled in index order (i ascending, then j ascending) using a dense bucket
- * grid rebuilt per pass on the stack (~30 KB; cells of one tile, or of the
- * largest diameter if bigger). Overlap is split half/half (the odd unit to the higher
- * index), all of it to the free body when the other is pinned. A share that
- * would move a body out of the rim margin, into a non-open tile or across a
- * missing link is dropped for that body, and the other (unpinned) body then
- * takes the whole overlap if it can. Coincident centres separate along x: the
- * lower index goes -x. Passes stop early when a pass moves nothing.
+ * nav_collide runs up to NAV_COLLIDE_PASSES Gauss-Seidel passes over the pairs
+ * in index order (i ascending, then j ascending). Overlap is split half/half
+ * (the odd unit to the higher index), all of it to the free body when the
+ * other is pinned. A share that would move a body out of the rim margin, into
+ * a non-open tile or across a missing link is dropped for that body, and the
+ * other (unpinned) body then takes the whole overlap if it can. Coincident
+ * centres separate along x: the lower index goes -x. Passes stop early when a
+ * pass moves nothing. nav_collide_reference does exactly this over all pairs;
+ * nav_collide gives bit-identical results faster: it lists once per tick the
+ * pairs within R + NAV_MARGIN (a cell grid on the stack), evaluates only
+ * those, skips a pair whose two bodies have not moved since its last
+ * evaluation (the same inputs give the same no-op), and lists again from the
+ * current pair on if a body strays more than NAV_MARGIN / 2 from where it was
+ * listed (only then could an unlisted pair overlap).
  *
  * Ownership: a Nav belongs to one match and is only touched by that match's
  * thread. MapData is shared and read-only. No global mutable state, no
@@ -528,7 +533,8 @@ int nav_steer(const Nav *nav, const MapData *map, int32_t *x, int32_t *z, int32_
 /* ---- collision ----------------------------------------------------------- */
 
 #define NAV_CHAINS 1024             /* cell chains, by cell index mod 1024 (a 3 x 3 block never shares one) */
-#define NAV_PAIR_CAP 4096           /* candidate lists kept between passes */
+#define NAV_PAIR_CAP 4096           /* pairs listed at once (more: a pass lists the rest when it gets there) */
+#define NAV_MARGIN (GOTA_TILE / 5)   /* pairs are listed within R + 0.2 tile (even, so NAV_MARGIN / 2 is exact) */
 _Static_assert(NAV_CHAINS > 2 * (MAP_N + 1), "neighbouring cells land in different chains");
 
 /* displacement of `share` along (dx,dz)/d; along +x when d == 0 */
@@ -608,102 +614,161 @@ static int cell_coord(int32_t v, uint32_t cs, int side)
 {
     int64_t u = (int64_t)v + MAP_HALF_WORLD;          /* < 2^32 */
     if (u < 0) return 0;
-    uint32_t c = cs == GOTA_TILE ? (uint32_t)u / GOTA_TILE : (uint32_t)u / cs;
+    uint32_t c = (uint32_t)u / cs;
     return c >= (uint32_t)side ? side - 1 : (int)c;
+}
+
+/* The pairs a tick's passes evaluate, in pass order (i ascending, then j
+ * ascending): every pair within R + NAV_MARGIN of each other when the list was
+ * built. While no body strays more than NAV_MARGIN / 2 from where it stood at
+ * the build, a pair left out cannot overlap, so resolving only the listed
+ * pairs moves every body exactly as resolving all pairs would. */
+typedef struct {
+    NavBody *b;
+    int n, side;
+    int64_t cs;
+    int32_t base_x[NAV_MAX_BODIES], base_z[NAV_MAX_BODIES];   /* positions at the build */
+    int16_t pi[NAV_PAIR_CAP], pj[NAV_PAIR_CAP];
+    uint32_t tested[NAV_PAIR_CAP];      /* sequence number of the pair's last evaluation, 0: none */
+    uint32_t moved_at[NAV_MAX_BODIES];  /* sequence number of the body's last move */
+    int np;
+    int from_start;                     /* the list starts at the first pair */
+    int complete;                       /* the list ends at the last pair (did not hit NAV_PAIR_CAP) */
+    int16_t head[NAV_CHAINS], next[NAV_MAX_BODIES];   /* bodies chained by cell index mod NAV_CHAINS */
+    int32_t cell[NAV_MAX_BODIES];
+    int16_t cellx[NAV_MAX_BODIES], cellz[NAV_MAX_BODIES];
+    int16_t near[NAV_MAX_BODIES];       /* one body's partners, while listing */
+} Collide;
+
+static int listed(const NavBody *a, const NavBody *b)
+{
+    int64_t R = (int64_t)a->radius + b->radius;
+    if (R <= 0 || (a->pinned && b->pinned)) return 0;   /* resolve_pair leaves such pairs alone */
+    int64_t dx = (int64_t)b->x - a->x, dz = (int64_t)b->z - a->z, r = R + NAV_MARGIN;
+    return dx * dx + dz * dz < r * r;
+}
+
+/* List the pairs after (fi, fj) in pass order from the bodies' current
+ * positions (fi = -1: from the first pair), up to NAV_PAIR_CAP of them. */
+static void collide_list(Collide *c, int fi, int fj)
+{
+    NavBody *b = c->b;
+    for (int i = 0; i < c->n; i++) {
+        if (!b[i].active) continue;
+        c->base_x[i] = b[i].x;
+        c->base_z[i] = b[i].z;
+        int cx = cell_coord(b[i].x, (uint32_t)c->cs, c->side), cz = cell_coord(b[i].z, (uint32_t)c->cs, c->side);
+        c->cell[i] = cz * c->side + cx;
+        c->cellx[i] = (int16_t)cx; c->cellz[i] = (int16_t)cz;
+    }
+    /* chains in descending index order (pushed from the lowest index up),
+     * so a walk for body i stops at the first j <= i */
+    for (int i = 0; i < c->n; i++) {
+        if (!b[i].active) continue;
+        int h = c->cell[i] & (NAV_CHAINS - 1);
+        c->next[i] = c->head[h];
+        c->head[h] = (int16_t)i;
+    }
+    c->np = 0;
+    c->from_start = fi < 0;
+    c->complete = 1;
+    for (int i = fi < 0 ? 0 : fi; i < c->n && c->complete; i++) {
+        if (!b[i].active) continue;
+        int16_t *out = c->near;
+        int nc = 0;
+        int z0 = c->cellz[i] > 0 ? c->cellz[i] - 1 : 0, z1 = c->cellz[i] + 1 < c->side ? c->cellz[i] + 1 : c->side - 1;
+        int x0 = c->cellx[i] > 0 ? c->cellx[i] - 1 : 0, x1 = c->cellx[i] + 1 < c->side ? c->cellx[i] + 1 : c->side - 1;
+        for (int cz = z0; cz <= z1; cz++)
+            for (int cx = x0; cx <= x1; cx++) {
+                int k = cz * c->side + cx;
+                for (int j = c->head[k & (NAV_CHAINS - 1)]; j > i; j = c->next[j])
+                    if (c->cell[j] == k && (i != fi || j > fj) && listed(&b[i], &b[j])) out[nc++] = (int16_t)j;
+            }
+        /* insertion sort: pairs in index order */
+        for (int a = 1; a < nc; a++) {
+            int16_t v = out[a];
+            int k = a - 1;
+            while (k >= 0 && out[k] > v) { out[k + 1] = out[k]; k--; }
+            out[k + 1] = v;
+        }
+        if (nc > NAV_PAIR_CAP - c->np) {    /* a cut list is a prefix of the pass order */
+            nc = NAV_PAIR_CAP - c->np;
+            c->complete = 0;
+        }
+        for (int q = 0; q < nc; q++) {
+            c->pj[c->np + q] = out[q];
+            c->pi[c->np + q] = (int16_t)i;
+            c->tested[c->np + q] = 0;
+        }
+        c->np += nc;
+    }
+    for (int i = 0; i < c->n; i++)      /* empty the used chains again */
+        if (b[i].active) c->head[c->cell[i] & (NAV_CHAINS - 1)] = -1;
+}
+
+static int strayed(const Collide *c, int i)
+{
+    int64_t dx = (int64_t)c->b[i].x - c->base_x[i], dz = (int64_t)c->b[i].z - c->base_z[i];
+    return dx * dx + dz * dz > (int64_t)(NAV_MARGIN / 2) * (NAV_MARGIN / 2);
+}
+
+void nav_collide_reference(const Nav *nav, const MapData *map, NavBody *bodies, int n)
+{
+    if (n > NAV_MAX_BODIES) n = NAV_MAX_BODIES;
+    for (int pass = 0; pass < NAV_COLLIDE_PASSES; pass++) {
+        int moved = 0;
+        for (int i = 0; i < n; i++)
+            for (int j = i + 1; j < n; j++)
+                if (bodies[i].active && bodies[j].active) resolve_pair(nav, map, &bodies[i], &bodies[j], &moved);
+        if (!moved) break;
+    }
 }
 
 void nav_collide(const Nav *nav, const MapData *map, NavBody *bodies, int n)
 {
-    int16_t head[NAV_CHAINS];       /* chain heads: bodies by cell index mod NAV_CHAINS, -1 empty */
-    int16_t next[NAV_MAX_BODIES];
-    int32_t cell[NAV_MAX_BODIES];   /* cell index of each active body this pass */
-    int16_t cellx[NAV_MAX_BODIES], cellz[NAV_MAX_BODIES];
-    int16_t recent[NAV_CHAINS];     /* per chain: the last body whose candidates were gathered */
-    int16_t pair[NAV_PAIR_CAP];     /* candidates of body i: pair[first[i] .. first[i] + count[i]) */
-    int16_t first[NAV_MAX_BODIES], count[NAV_MAX_BODIES];   /* first -1: in spill */
-    int16_t spill[NAV_MAX_BODIES];  /* candidates that did not fit `pair` */
+    Collide c;
     if (n > NAV_MAX_BODIES) n = NAV_MAX_BODIES;
     if (n < 2) return;
-    /* cells of one tile, or of the largest diameter if that is bigger */
-    int64_t cs = GOTA_TILE;
+    c.b = bodies;
+    c.n = n;
+    /* cells of one tile, or wider if a listed pair could span more */
+    int64_t rmax = 0;
     for (int i = 0; i < n; i++)
-        if (bodies[i].active && 2 * (int64_t)bodies[i].radius > cs) cs = 2 * (int64_t)bodies[i].radius;
-    const int side = (int)(((int64_t)MAP_N * GOTA_TILE + cs - 1) / cs);    /* <= MAP_N */
-    for (int k = 0; k < NAV_CHAINS; k++) head[k] = recent[k] = -1;
-    int cached = 0;     /* pair/first/count hold every body's candidates for the current cells */
+        if (bodies[i].active && bodies[i].radius > rmax) rmax = bodies[i].radius;
+    c.cs = 2 * rmax + NAV_MARGIN > GOTA_TILE ? 2 * rmax + NAV_MARGIN : GOTA_TILE;
+    if (c.cs > (int64_t)MAP_N * GOTA_TILE) c.cs = (int64_t)MAP_N * GOTA_TILE;
+    c.side = (int)(((int64_t)MAP_N * GOTA_TILE + c.cs - 1) / c.cs);    /* <= MAP_N */
+    for (int k = 0; k < NAV_CHAINS; k++) c.head[k] = -1;
+    memset(c.moved_at, 0, (size_t)n * sizeof c.moved_at[0]);
+    uint32_t seq = 0;
+    collide_list(&c, -1, -1);
     for (int pass = 0; pass < NAV_COLLIDE_PASSES; pass++) {
-        /* cells at the start of the pass; the candidates (pairs in adjacent
-         * cells) only change when some body changed cell */
-        for (int i = 0; i < n; i++) {
-            if (!bodies[i].active) continue;
-            int cx = cell_coord(bodies[i].x, (uint32_t)cs, side);   /* clamping keeps neighbours neighbours */
-            int cz = cell_coord(bodies[i].z, (uint32_t)cs, side);
-            int k = cz * side + cx;
-            if (pass > 0 && k == cell[i]) continue;
-            cached = 0;
-            cell[i] = k;
-            cellx[i] = (int16_t)cx; cellz[i] = (int16_t)cz;
-        }
-        int fill = 0, complete = 1;
-        if (!cached) {
-            /* chains in descending index order (push from the lowest index
-             * up), so a walk for body i stops at the first j <= i */
-            for (int i = 0; i < n; i++) {
-                if (!bodies[i].active) continue;
-                int h = cell[i] & (NAV_CHAINS - 1);
-                next[i] = head[h];
-                head[h] = (int16_t)i;
-            }
-        }
+        if (!c.from_start || !c.complete) collide_list(&c, -1, -1);
         int moved = 0;
-        for (int i = 0; i < n; i++) {
-            if (!bodies[i].active) continue;
-            const int16_t *cand;
-            int nc = 0;
-            int h = cell[i] & (NAV_CHAINS - 1), p = recent[h];
-            if (cached) {
-                cand = pair + first[i];
-                nc = count[i];
-            } else if (p >= 0 && cell[p] == cell[i] && first[p] >= 0) {
-                /* p < i shares i's cell, so its candidates hold i and, after
-                 * it, exactly i's candidates */
-                int at = first[p];
-                while (pair[at] != i) at++;
-                first[i] = (int16_t)(at + 1);
-                count[i] = (int16_t)(first[p] + count[p] - at - 1);
-                cand = pair + first[i];
-                nc = count[i];
-                recent[h] = (int16_t)i;
-            } else {
-                /* at most n - 1 - i candidates: keep them if they fit */
-                int16_t *out = fill + n - 1 - i <= NAV_PAIR_CAP ? pair + fill : spill;
-                int z0 = cellz[i] > 0 ? cellz[i] - 1 : 0, z1 = cellz[i] + 1 < side ? cellz[i] + 1 : side - 1;
-                int x0 = cellx[i] > 0 ? cellx[i] - 1 : 0, x1 = cellx[i] + 1 < side ? cellx[i] + 1 : side - 1;
-                for (int cz = z0; cz <= z1; cz++)
-                    for (int cx = x0; cx <= x1; cx++) {
-                        int k = cz * side + cx;
-                        for (int j = head[k & (NAV_CHAINS - 1)]; j > i; j = next[j])
-                            if (cell[j] == k) out[nc++] = (int16_t)j;
-                    }
-                /* insertion sort: pairs in index order */
-                for (int a = 1; a < nc; a++) {
-                    int16_t v = out[a];
-                    int b = a - 1;
-                    while (b >= 0 && out[b] > v) { out[b + 1] = out[b]; b--; }
-                    out[b + 1] = v;
-                }
-                if (out == spill) { complete = 0; first[i] = -1; }
-                else { first[i] = (int16_t)fill; count[i] = (int16_t)nc; fill += nc; }
-                cand = out;
-                recent[h] = (int16_t)i;
+        for (int s = 0;; s++) {
+            if (s == c.np) {
+                if (c.complete) break;
+                collide_list(&c, c.pi[s - 1], c.pj[s - 1]);    /* the rest of the pass */
+                s = -1;
+                continue;
             }
-            for (int q = 0; q < nc; q++)
-                resolve_pair(nav, map, &bodies[i], &bodies[cand[q]], &moved);
-        }
-        if (!cached) {
-            for (int i = 0; i < n; i++)     /* empty the used chains again */
-                if (bodies[i].active) head[cell[i] & (NAV_CHAINS - 1)] = recent[cell[i] & (NAV_CHAINS - 1)] = -1;
-            cached = complete;
+            int i = c.pi[s], j = c.pj[s];
+            /* the same two positions as at its last evaluation: the same no-op */
+            if (c.tested[s] && c.moved_at[i] < c.tested[s] && c.moved_at[j] < c.tested[s]) continue;
+            c.tested[s] = ++seq;
+            int32_t ix = bodies[i].x, iz = bodies[i].z, jx = bodies[j].x, jz = bodies[j].z;
+            int hit = 0;
+            resolve_pair(nav, map, &bodies[i], &bodies[j], &hit);
+            if (!hit) continue;
+            moved = 1;
+            seq++;
+            int i_moved = bodies[i].x != ix || bodies[i].z != iz, j_moved = bodies[j].x != jx || bodies[j].z != jz;
+            if (i_moved) c.moved_at[i] = seq;
+            if (j_moved) c.moved_at[j] = seq;
+            if ((i_moved && strayed(&c, i)) || (j_moved && strayed(&c, j))) {
+                collide_list(&c, i, j);     /* new positions, same pass, from the next pair on */
+                s = -1;
+            }
         }
         if (!moved) break;
     }

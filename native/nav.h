@@ -109,5 +109,8 @@ int nav_steer(const Nav *nav, const MapData *map, int32_t *x, int32_t *z, int32_
               int32_t tx, int32_t tz, int32_t speed);
 /* Relaxation passes over n bodies (bodies on other layers are not passed in). */
 void nav_collide(const Nav *nav, const MapData *map, NavBody *bodies, int n);
+/* The same passes over every pair, written plainly (O(n^2)): the tests' oracle
+ * for nav_collide, which must give bit-identical bodies. */
+void nav_collide_reference(const Nav *nav, const MapData *map, NavBody *bodies, int n);
 
 #endif

@@ -724,6 +724,40 @@ static void test_collide(void)
     free(nav);
 }
 
+/* nav_collide against the plain all-pairs passes: crowds packed tight enough
+ * that bodies stray past the listing margin, pinned and inactive bodies, walls,
+ * and one crowd with more close pairs than a list holds */
+static void test_collide_reference(void)
+{
+    MapData *m = field();
+    wall_column(m, 60, NULL, 0);
+    Nav *nav = new_nav();
+    enum { NB = 400 };
+    static NavBody fast[NB], plain[NB];
+    lcg_state = 7;
+    int differ = 0;
+    for (int round = 0; round < 40; round++) {
+        int n = round == 0 ? NB : 2 + (int)(lcg() % (NB - 1));
+        uint32_t spread = round == 0 ? 1000u : 20000u + (uint32_t)(lcg() % (20u * GOTA_TILE));
+        for (int i = 0; i < n; i++) {
+            fast[i].x = C(58) + (int32_t)(lcg() % spread) - (int32_t)spread / 2;
+            fast[i].z = C(50) + (int32_t)(lcg() % spread) - (int32_t)spread / 2;
+            if (map_tile_of(fast[i].x) == 60) fast[i].x -= GOTA_TILE;
+            fast[i].radius = (int32_t[]){13200, 16800, 18000}[lcg() % 3];
+            fast[i].active = lcg() % 13 != 0;
+            fast[i].pinned = lcg() % 9 == 0;
+        }
+        memcpy(plain, fast, (size_t)n * sizeof fast[0]);
+        nav_collide(nav, m, fast, n);
+        nav_collide_reference(nav, m, plain, n);
+        differ += memcmp(fast, plain, (size_t)n * sizeof fast[0]) != 0;
+    }
+    CHECK_EQ(differ, 0);
+    free(m);
+    nav_release(nav);
+    free(nav);
+}
+
 int main(void)
 {
     test_line_clear();
@@ -736,5 +770,6 @@ int main(void)
     test_search_speed();
     test_steer();
     test_collide();
+    test_collide_reference();
     return check_report("test_nav");
 }
