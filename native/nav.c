@@ -63,8 +63,9 @@
  * centres separate along x: the lower index goes -x. Passes stop early when a
  * pass moves nothing. nav_collide_reference does exactly this over all pairs;
  * nav_collide gives bit-identical results faster: it lists once per tick the
- * pairs within R + NAV_MARGIN (a cell grid on the stack), evaluates only
- * those, skips a pair whose two bodies have not moved since its last
+ * pairs within R + NAV_MARGIN (a sweep over rows of bodies sorted by column;
+ * crowds with more close pairs than NAV_PAIR_CAP are listed body by body from
+ * a cell grid and cut), evaluates only those, skips a pair whose two bodies have not moved since its last
  * evaluation (the same inputs give the same no-op), and lists again from the
  * current pair on if a body strays more than NAV_MARGIN / 2 from where it was
  * listed (only then could an unlisted pair overlap).
@@ -575,7 +576,7 @@ static int try_push(const Nav *nav, const MapData *map, NavBody *b, int32_t ox, 
     return 1;
 }
 
-static void resolve_pair(const Nav *nav, const MapData *map, NavBody *a, NavBody *b, int *moved)
+static inline void resolve_pair(const Nav *nav, const MapData *map, NavBody *a, NavBody *b, int *moved)
 {
     int64_t R = (int64_t)a->radius + b->radius;
     if (R <= 0 || (a->pinned && b->pinned)) return;
@@ -638,9 +639,13 @@ typedef struct {
     int32_t cell[NAV_MAX_BODIES];
     int16_t cellx[NAV_MAX_BODIES], cellz[NAV_MAX_BODIES];
     int16_t near[NAV_MAX_BODIES];       /* one body's partners, while listing */
+    int64_t reach;                      /* the farthest a listed pair can be apart: 2 * largest radius + NAV_MARGIN */
+    uint32_t key[NAV_MAX_BODIES];       /* sweep key: row << 16 | column (128 units) */
+    uint32_t skey[NAV_MAX_BODIES];      /* the keys in sweep order */
+    int16_t order[NAV_MAX_BODIES], spare[NAV_MAX_BODIES];   /* active bodies by key */
 } Collide;
 
-static int listed(const NavBody *a, const NavBody *b)
+static inline int listed(const NavBody *a, const NavBody *b)
 {
     int64_t R = (int64_t)a->radius + b->radius;
     if (R <= 0 || (a->pinned && b->pinned)) return 0;   /* resolve_pair leaves such pairs alone */
@@ -648,15 +653,14 @@ static int listed(const NavBody *a, const NavBody *b)
     return dx * dx + dz * dz < r * r;
 }
 
-/* List the pairs after (fi, fj) in pass order from the bodies' current
- * positions (fi = -1: from the first pair), up to NAV_PAIR_CAP of them. */
-static void collide_list(Collide *c, int fi, int fj)
+/* The pairs body by body in index order, from a cell grid, cut at
+ * NAV_PAIR_CAP: for crowds with more close pairs than a list holds. */
+static void list_by_body(Collide *c, int fi, int fj)
 {
     NavBody *b = c->b;
+    for (int k = 0; k < NAV_CHAINS; k++) c->head[k] = -1;
     for (int i = 0; i < c->n; i++) {
         if (!b[i].active) continue;
-        c->base_x[i] = b[i].x;
-        c->base_z[i] = b[i].z;
         int cx = cell_coord(b[i].x, (uint32_t)c->cs, c->side), cz = cell_coord(b[i].z, (uint32_t)c->cs, c->side);
         c->cell[i] = cz * c->side + cx;
         c->cellx[i] = (int16_t)cx; c->cellz[i] = (int16_t)cz;
@@ -702,8 +706,96 @@ static void collide_list(Collide *c, int fi, int fj)
         }
         c->np += nc;
     }
-    for (int i = 0; i < c->n; i++)      /* empty the used chains again */
-        if (b[i].active) c->head[c->cell[i] & (NAV_CHAINS - 1)] = -1;
+}
+
+/* The pairs by a sweep: the bodies sorted by row (rows as tall as `reach`),
+ * then by column; each pair is found once, from its earlier body in that
+ * order, in its own row to the right or in the next row nearby. Then put in
+ * pass order. Returns 0 when they do not all fit NAV_PAIR_CAP. */
+static int list_by_sweep(Collide *c, int fi, int fj)
+{
+    const NavBody *b = c->b;
+    const uint32_t band = (uint32_t)(c->reach >> 7) + 1;    /* columns a listed pair can be apart */
+    int m = 0;
+    for (int i = 0; i < c->n; i++) {
+        if (!b[i].active) continue;
+        int64_t ux = (int64_t)b[i].x + MAP_HALF_WORLD, uz = (int64_t)b[i].z + MAP_HALF_WORLD;
+        int64_t col = ux < 0 ? 0 : ux >> 7, row = uz < 0 ? 0 : uz / c->reach;
+        c->key[i] = (uint32_t)(row > 255 ? 255 : row) << 16 | (uint32_t)(col > 65535 ? 65535 : col);
+        c->spare[m++] = (int16_t)i;
+    }
+    /* by row (a counting sort), then by column within the row (rows hold few bodies) */
+    int count[257] = {0}, first[256];
+    for (int q = 0; q < m; q++) count[(c->key[c->spare[q]] >> 16) + 1]++;
+    for (int r = 0; r < 256; r++) count[r + 1] += count[r];
+    memcpy(first, count, sizeof first);
+    for (int q = 0; q < m; q++) {
+        int i = c->spare[q];
+        uint32_t k = c->key[i];
+        int at = count[k >> 16]++;
+        while (at > first[k >> 16] && c->skey[at - 1] > k) {
+            c->skey[at] = c->skey[at - 1];
+            c->order[at] = c->order[at - 1];
+            at--;
+        }
+        c->skey[at] = k;
+        c->order[at] = (int16_t)i;
+    }
+    const int16_t *ord = c->order;
+    const uint32_t *sk = c->skey;
+    int np = 0, below = 0;  /* below: first body of the next row not left of the current one's band */
+    for (int p = 0; p < m; p++) {
+        int i = ord[p];
+        uint32_t k = c->key[i], col = k & 0xFFFF;
+        uint32_t own_end = k + band;    /* own row: columns up to col + band */
+        uint32_t next_lo = (k | 0xFFFF) + 1 + (col > band ? col - band : 0), next_hi = (k | 0xFFFF) + 1 + col + band;
+        while (below < m && sk[below] < next_lo) below++;
+        for (int pass = 0; pass < 2; pass++) {
+            int q = pass == 0 ? p + 1 : (below > p ? below : p + 1);
+            uint32_t end = pass == 0 ? (own_end < (k | 0xFFFF) ? own_end : (k | 0xFFFF)) : next_hi;
+            if (pass == 1 && (k >> 16) == 255) break;   /* no next row */
+            for (; q < m && sk[q] <= end; q++) {
+                int j = ord[q], lo = i < j ? i : j, hi = i < j ? j : i;
+                if (lo < fi || (lo == fi && hi <= fj) || !listed(&b[lo], &b[hi])) continue;
+                if (np == NAV_PAIR_CAP) return 0;
+                c->tested[np++] = (uint32_t)lo << 16 | (uint32_t)hi;
+            }
+        }
+    }
+    /* pass order: counting sort by the first body, then the second within it */
+    int16_t *start = c->near;           /* n <= NAV_MAX_BODIES counters */
+    memset(start, 0, (size_t)c->n * sizeof *start);
+    for (int q = 0; q < np; q++) start[c->tested[q] >> 16]++;
+    int sum = 0;
+    for (int i = 0; i < c->n; i++) { int k = start[i]; start[i] = (int16_t)sum; sum += k; }
+    for (int q = 0; q < np; q++) {
+        int at = start[c->tested[q] >> 16]++;
+        c->pi[at] = (int16_t)(c->tested[q] >> 16);
+        c->pj[at] = (int16_t)(c->tested[q] & 0xFFFF);
+    }
+    for (int a = 1; a < np; a++) {      /* second body ascending within each first body */
+        int16_t v = c->pj[a];
+        int k = a - 1;
+        while (k >= 0 && c->pi[k] == c->pi[a] && c->pj[k] > v) { c->pj[k + 1] = c->pj[k]; k--; }
+        c->pj[k + 1] = v;
+    }
+    for (int q = 0; q < np; q++) c->tested[q] = 0;
+    c->np = np;
+    c->from_start = fi < 0;
+    c->complete = 1;
+    return 1;
+}
+
+/* List the pairs after (fi, fj) in pass order from the bodies' current
+ * positions (fi = -1: from the first pair), up to NAV_PAIR_CAP of them. */
+static void collide_list(Collide *c, int fi, int fj)
+{
+    for (int i = 0; i < c->n; i++) {
+        if (!c->b[i].active) continue;
+        c->base_x[i] = c->b[i].x;
+        c->base_z[i] = c->b[i].z;
+    }
+    if (!list_by_sweep(c, fi, fj)) list_by_body(c, fi, fj);
 }
 
 static int strayed(const Collide *c, int i)
@@ -735,10 +827,10 @@ void nav_collide(const Nav *nav, const MapData *map, NavBody *bodies, int n)
     int64_t rmax = 0;
     for (int i = 0; i < n; i++)
         if (bodies[i].active && bodies[i].radius > rmax) rmax = bodies[i].radius;
-    c.cs = 2 * rmax + NAV_MARGIN > GOTA_TILE ? 2 * rmax + NAV_MARGIN : GOTA_TILE;
+    c.reach = 2 * rmax + NAV_MARGIN;
+    c.cs = c.reach > GOTA_TILE ? c.reach : GOTA_TILE;
     if (c.cs > (int64_t)MAP_N * GOTA_TILE) c.cs = (int64_t)MAP_N * GOTA_TILE;
     c.side = (int)(((int64_t)MAP_N * GOTA_TILE + c.cs - 1) / c.cs);    /* <= MAP_N */
-    for (int k = 0; k < NAV_CHAINS; k++) c.head[k] = -1;
     memset(c.moved_at, 0, (size_t)n * sizeof c.moved_at[0]);
     uint32_t seq = 0;
     collide_list(&c, -1, -1);
