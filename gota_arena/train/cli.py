@@ -20,7 +20,15 @@ from pathlib import Path
 
 from hydra.experimental.callback import Callback
 
-CONF_DIR = Path(__file__).resolve().parents[2] / "conf"
+def _conf_dir() -> Path:
+    """``conf/``: inside the installed package (a wheel or sdist install carries it
+    as gota_arena/conf), else at the top of the repository (an editable install)."""
+    package = Path(__file__).resolve().parents[1]
+    packaged = package / "conf"
+    return packaged if packaged.is_dir() else package.parent / "conf"
+
+
+CONF_DIR = _conf_dir()
 EXIT = {"code": 0}
 
 
@@ -108,8 +116,8 @@ def run(argv) -> int:
     from ..config import register
 
     if not CONF_DIR.is_dir():
-        sys.stderr.write(f"gota-arena: the training configs are missing ({CONF_DIR}); install gota-arena from "
-                         "its repository with pip install -e '.[train]'\n")
+        sys.stderr.write(f"gota-arena: the training configs are missing ({CONF_DIR}); reinstall gota-arena "
+                         "(pip install 'gota-arena[train]', or pip install -e '.[train]' in its repository)\n")
         return 2
     register()
     EXIT["code"] = 0
