@@ -71,6 +71,10 @@ typedef struct {
     int32_t damaged_at[SEATS];             /* last tick each enemy seat damaged this hero, -1 never */
     int32_t last_error;                    /* GOTA_ACT_* of the last command */
     GotaSeatStats stats;
+    /* hero_walk's open goal point for the order point, kept while the point and
+     * the navigation revision stay the same (a cache: not state, not hashed) */
+    int32_t walk_x, walk_z, walk_revision, walk_gx, walk_gz;
+    int8_t walk_cached, walk_ok;
 } HeroState;
 
 struct GotaMatch;

@@ -500,13 +500,22 @@ static int hero_acquire(const GotaMatch *m, int slot, int attack_move)
 }
 
 /* Path toward (x,z); 1 once there (or when no path exists). */
-static int hero_walk(GotaMatch *m, int slot, int32_t x, int32_t z)
+static int hero_walk(GotaMatch *m, int seat, int slot, int32_t x, int32_t z)
 {
-    int32_t gx, gz;
-    if (!hero_goal_point(m, x, z, &gx, &gz)) return 1;
+    HeroState *h = &m->hero[seat];
+    if (!h->walk_cached || h->walk_x != x || h->walk_z != z || h->walk_revision != m->nav.revision) {
+        /* a blocked point searches the tiles around it: once per point and revision */
+        h->walk_ok = (int8_t)hero_goal_point(m, x, z, &h->walk_gx, &h->walk_gz);
+        h->walk_x = x;
+        h->walk_z = z;
+        h->walk_revision = m->nav.revision;
+        h->walk_cached = 1;
+    }
+    if (!h->walk_ok) return 1;
     unit_move_toward(m, slot, x, z);
     const GotaUnit *u = &m->unit[slot];
-    return m->st[slot].path.n == 0 || fx_dist2(u->x, u->z, gx, gz) <= (int64_t)NAV_REACH * NAV_REACH;
+    return m->st[slot].path.n == 0 ||
+           fx_dist2(u->x, u->z, h->walk_gx, h->walk_gz) <= (int64_t)NAV_REACH * NAV_REACH;
 }
 
 static void hero_update(GotaMatch *m, int seat, int slot)
@@ -551,7 +560,7 @@ static void hero_update(GotaMatch *m, int seat, int slot)
     s->target = -1;
     unit_stop_swing(m, slot);
     if ((h->order == ORDER_WALK || h->order == ORDER_ATTACK_MOVE) && h->root == 0 &&
-        hero_walk(m, slot, h->order_x, h->order_z)) {
+        hero_walk(m, seat, slot, h->order_x, h->order_z)) {
         h->order = ORDER_IDLE;
         clear_path(s);
     }
