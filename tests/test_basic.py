@@ -10,6 +10,7 @@ from gota_arena.evaluate.entrants import build
 from gota_arena.evaluate.games import play, schedule
 
 BASE_BAS = bundled_scripts()["base.bas"]
+RUSHER_BAS = bundled_scripts()["rusher.bas"]
 
 
 def test_compile_and_info():
@@ -99,6 +100,32 @@ def test_bundled_base_plays_a_full_match():
             status = m.script_status(seat)
             assert not status.disabled, status.error
             assert m.seat_stats(seat).commands > 20
+
+
+def test_rusher_tracks_its_team_below_the_tile():
+    """rusher.bas follows its heroes in world units from whole tiles and the
+    heroes' last steps: once a hero has walked over a tile edge, the script's
+    position is the simulator's to about one step (a decision sees the
+    positions the match has when its tick begins)."""
+    source = RUSHER_BAS.read_text().replace(
+        "track()\nif (worldTick + seat) mod 6 <> 0 then end",
+        "track()\nprint posX(seat - 5 * selfTeam); \" \"; posY(seat - 5 * selfTeam)\n"
+        "if (worldTick + seat) mod 6 <> 0 then end")
+    assert "print posX" in source
+    program = compile(source, "rusher_probe.bas")
+    for team, seat in (("red", 2), ("blue", 8)):
+        with Match(seed=1, scripts={team: program}, bots={"blue" if team == "red" else "red": "base"}) as m:
+            errors = []
+            for _ in range(60):
+                m.step(36)
+                unit = m.units[m.hero(seat).unit_index].copy()
+                m.step(1)
+                x, y = (float(v) for v in m.script_log(seat).strip().split("\n")[-1].split())
+                if unit["alive"]:
+                    errors.append(max(abs(x - (int(unit["x"]) + 3_450_000) / 60_000),
+                                      abs(y - (int(unit["z"]) + 3_450_000) / 60_000)))
+            errors.sort()
+            assert errors[len(errors) // 2] < 0.03 and errors[-1] < 0.5, (team, errors)
 
 
 def test_scripts_by_registered_name():

@@ -8,9 +8,18 @@
 ' 8 tiles of each other. Otherwise attack the visible enemy within 20 tiles of
 ' the centre that is closest to the centre; with none, attack-move to the map
 ' centre and, once there (within 3 tiles), to the enemy god (the mirror of
-' our own). Positions are whole tiles (the C bot measures world units).
+' our own).
+'
+' The C bot measures its team in world units; the API gives whole tiles, and
+' with them the gathering and the centre drift (the port won about half as
+' often). So every tick, not only when it thinks, the script follows its
+' team's heroes below the tile (track): a hero's world position lies in an
+' interval that each tick moves by the hero's last step (objectVelX/Y) and is
+' cut by the tile the hero is seen on; once the hero has crossed a tile edge
+' the interval is about one step wide. Enemies stay whole tiles.
 
 dim hasRole(4), blockedId(7), blockedUntil(7), gear(7), cost(22), heroX(4), heroY(4)
+dim loX(4), hiX(4), loY(4), hiY(4), known(4), posX(4), posY(4)
 
 sub draft()
   for r = 0 to 4: hasRole(r) = 0: next
@@ -147,6 +156,52 @@ sub blocked(id)
   next
 end sub
 
+' the team's heroes in world units (see the top): posX/posY in tiles to 1/100
+sub track()
+  n = objectCount()
+  ' own heroes are the first five of the heroes in the list
+  if heroBase >= n then heroBase = 0
+  if objectKind(heroBase) <> 2 or objectTeam(heroBase) <> selfTeam then heroBase = 0
+  if heroBase > 0 then
+    if objectKind(heroBase - 1) = 2 then heroBase = 0
+  end if
+  if heroBase = 0 then
+    do while heroBase < n - 1
+      if objectKind(heroBase) = 2 then exit do
+      heroBase = heroBase + 1
+    loop
+  end if
+  for i = heroBase to heroBase + 4
+    h = objectId(i) - 100 - 5 * selfTeam
+    if objectAlive(i) = 0 then
+      known(h) = 0
+    else
+      ' the tile's world units, Blue reading the lower tile at an edge
+      lo = (objectX(i) - 58) * worldScale + selfTeam: hi = lo + worldScale - 1
+      if known(h) then
+        loX(h) = loX(h) + objectVelX(i): hiX(h) = hiX(h) + objectVelX(i)
+        if loX(h) < lo then loX(h) = lo
+        if hiX(h) > hi then hiX(h) = hi
+      end if
+      if known(h) = 0 or loX(h) > hiX(h) then
+        loX(h) = lo: hiX(h) = hi
+      end if
+      lo = (objectY(i) - 58) * worldScale + selfTeam: hi = lo + worldScale - 1
+      if known(h) then
+        loY(h) = loY(h) + objectVelY(i): hiY(h) = hiY(h) + objectVelY(i)
+        if loY(h) < lo then loY(h) = lo
+        if hiY(h) > hi then hiY(h) = hi
+      end if
+      if known(h) = 0 or loY(h) > hiY(h) then
+        loY(h) = lo: hiY(h) = hi
+      end if
+      known(h) = 1
+      posX(h) = (((loX(h) + hiX(h)) \ 2 + 3450000) \ 600) / 100   ' \ binds looser than /
+      posY(h) = (((loY(h) + hiY(h)) \ 2 + 3450000) \ 600) / 100
+    end if
+  next
+end sub
+
 ' one pass: the team's living heroes, the enemy nearest the team's centre
 sub scan()
   n = objectCount()
@@ -154,7 +209,8 @@ sub scan()
   for i = 0 to n - 1
     if objectKind(i) = 2 then
       if objectTeam(i) = selfTeam and objectAlive(i) then
-        heroX(heroes) = objectX(i): heroY(heroes) = objectY(i)
+        h = objectId(i) - 100 - 5 * selfTeam
+        heroX(heroes) = posX(h): heroY(heroes) = posY(h)
         sumX = sumX + heroX(heroes): sumY = sumY + heroY(heroes)
         heroes = heroes + 1
       end if
@@ -174,7 +230,7 @@ sub scan()
   cx = sumX / heroes: cy = sumY / heroes
   best = 0: bestD = 400.5: second = 0: secondD = 400.5
   targetInReach = 0
-  sx = selfX: sy = selfY
+  sx = posX(seat - 5 * selfTeam): sy = posY(seat - 5 * selfTeam)
   for i = 0 to n - 1
     if objectTeam(i) <> selfTeam then
       id = objectId(i)
@@ -190,7 +246,7 @@ sub scan()
       end if
       dx = ex - cx: dy = ey - cy
       d = dx * dx + dy * dy
-      if id = selfTarget then d = d - 0.25
+      if id = selfTarget then d = d - 0.25   ' a tie (common with whole tiles) keeps the current target
       if d < secondD then
         usable = 1
         if kind = 6 then
@@ -256,6 +312,7 @@ if drafting then
 end if
 
 seat = selfId - 100
+track()
 if (worldTick + seat) mod 6 <> 0 then end
 
 if initialized = 0 then
