@@ -19,7 +19,7 @@
 ' the interval is about one step wide. Enemies stay whole tiles.
 
 dim hasRole(4), blockedId(7), blockedUntil(7), gear(7), cost(22), heroX(4), heroY(4)
-dim loX(4), hiX(4), loY(4), hiY(4), known(4), posX(4), posY(4)
+dim trk(34)
 
 sub draft()
   for r = 0 to 4: hasRole(r) = 0: next
@@ -156,7 +156,9 @@ sub blocked(id)
   next
 end sub
 
-' the team's heroes in world units (see the top): posX/posY in tiles to 1/100
+' the team's heroes in world units (see the top): trk holds per team hero h
+' the low and high x at h and 5 + h, y at 10 + h and 15 + h (world units),
+' whether it is known at 20 + h, and x, y in tiles (to 1/100) at 25 + h, 30 + h
 sub track()
   n = objectCount()
   ' own heroes are the first five of the heroes in the list
@@ -174,32 +176,28 @@ sub track()
   for i = heroBase to heroBase + 4
     h = objectId(i) - 100 - 5 * selfTeam
     if objectAlive(i) = 0 then
-      known(h) = 0
+      trk(20 + h) = 0
     else
-      ' the tile's world units, Blue reading the lower tile at an edge
-      lo = (objectX(i) - 58) * worldScale + selfTeam: hi = lo + worldScale - 1
-      if known(h) then
-        loX(h) = loX(h) + objectVelX(i): hiX(h) = hiX(h) + objectVelX(i)
-        if loX(h) < lo then loX(h) = lo
-        if hiX(h) > hi then hiX(h) = hi
-      end if
-      if known(h) = 0 or loX(h) > hiX(h) then
-        loX(h) = lo: hiX(h) = hi
-      end if
-      lo = (objectY(i) - 58) * worldScale + selfTeam: hi = lo + worldScale - 1
-      if known(h) then
-        loY(h) = loY(h) + objectVelY(i): hiY(h) = hiY(h) + objectVelY(i)
-        if loY(h) < lo then loY(h) = lo
-        if hiY(h) > hi then hiY(h) = hi
-      end if
-      if known(h) = 0 or loY(h) > hiY(h) then
-        loY(h) = lo: hiY(h) = hi
-      end if
-      known(h) = 1
-      posX(h) = (((loX(h) + hiX(h)) \ 2 + 3450000) \ 600) / 100   ' \ binds looser than /
-      posY(h) = (((loY(h) + hiY(h)) \ 2 + 3450000) \ 600) / 100
+      follow(h, objectX(i), objectVelX(i))
+      follow(10 + h, objectY(i), objectVelY(i))
+      trk(20 + h) = 1
     end if
   next
+end sub
+
+' one axis: the interval at trk(k), trk(5 + k) moves by the last step and is cut
+' by the tile (Blue reads the lower tile at an edge); its middle in tiles at trk(25 + k)
+sub follow(k, tile, stepped)
+  lo = (tile - 58) * worldScale + selfTeam: hi = lo + worldScale - 1
+  if trk(20 + k mod 5) then
+    trk(k) = trk(k) + stepped: trk(5 + k) = trk(5 + k) + stepped
+    if trk(k) < lo then trk(k) = lo
+    if trk(5 + k) > hi then trk(5 + k) = hi
+  end if
+  if trk(20 + k mod 5) = 0 or trk(k) > trk(5 + k) then
+    trk(k) = lo: trk(5 + k) = hi
+  end if
+  trk(25 + k - 5 * (k \ 10)) = (((trk(k) + trk(5 + k)) \ 2 + 3450000) \ 600) / 100   ' \ binds looser than /
 end sub
 
 ' one pass: the team's living heroes, the enemy nearest the team's centre
@@ -210,7 +208,7 @@ sub scan()
     if objectKind(i) = 2 then
       if objectTeam(i) = selfTeam and objectAlive(i) then
         h = objectId(i) - 100 - 5 * selfTeam
-        heroX(heroes) = posX(h): heroY(heroes) = posY(h)
+        heroX(heroes) = trk(25 + h): heroY(heroes) = trk(30 + h)
         sumX = sumX + heroX(heroes): sumY = sumY + heroY(heroes)
         heroes = heroes + 1
       end if
@@ -230,7 +228,7 @@ sub scan()
   cx = sumX / heroes: cy = sumY / heroes
   best = 0: bestD = 400.5: second = 0: secondD = 400.5
   targetInReach = 0
-  sx = posX(seat - 5 * selfTeam): sy = posY(seat - 5 * selfTeam)
+  sx = trk(25 + seat - 5 * selfTeam): sy = trk(30 + seat - 5 * selfTeam)
   for i = 0 to n - 1
     if objectTeam(i) <> selfTeam then
       id = objectId(i)
