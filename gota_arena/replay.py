@@ -44,12 +44,12 @@ import numpy as np
 
 from . import __version__
 from ._native import ffi, lib
+from .basic import seat_programs
 from .bots import bot_id, bot_names
 from .constants import Kind, Result, Team
 from .contract import INFO
 from .errors import GotaError, ReplayError, check, config_keys
 from .files import fsync_directory
-from .basic import seat_programs
 from .heroes import class_name
 from .sim import Match, _config_values, _name
 

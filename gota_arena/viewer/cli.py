@@ -76,7 +76,7 @@ def parser() -> argparse.ArgumentParser:
     rec.add_argument("--seed", type=int, default=1, help="match seed (default 1)")
     rec.add_argument("--bots", type=parse_bots, default=parse_bots(DEFAULT_BOTS),
                      help=f"who plays: TEAM=BOT or SEAT=BOT, comma separated (default {DEFAULT_BOTS}); "
-                          "a BOT ending in .bas is a BASIC script (base.bas, rusher.bas or a file); "
+                          "a BOT ending in .bas is a BASIC script (base.bas, rusher.bas, puller.bas or a file); "
                           "seats without a bot stand still")
     rec.add_argument("--ticks", type=int, default=MAX_BATTLE_TICKS,
                      help=f"battle ticks before a timeout (default {MAX_BATTLE_TICKS})")
