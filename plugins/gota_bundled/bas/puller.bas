@@ -362,7 +362,7 @@ end sub
 ' one pass over what the team sees: the best-scored target and the situation
 ' (reads only what each kind needs: the pass costs most of a decision)
 sub perceive()
-  best = 0: bestScore = 0: enemyNear = 0: allyNear = 0: alliesCreepsNear = 0
+  best = 0: bestScore = 0: enemyNear = 0: allyNear = 0
   heroNear = 0: heroNearD = 0: meleeThreat = 0: towerAggro = 0: wounded = 0: woundedPm = 1000
   front = 0: frontD = 0: neutralOnMe = 0: neutralNear = 0: neutralD = 0: creeps = 0: cands = 0
   targetHeroInReach = 0: threat = 0: threatD = 0
@@ -383,7 +383,6 @@ sub perceive()
     d = dx * dx + dy * dy
     if team = selfTeam then
       if kind = 3 then
-        if d <= 64 then alliesCreepsNear = alliesCreepsNear + 1
         if creeps < 64 then
           creepX(creeps) = ox: creepY(creeps) = oy: creeps = creeps + 1
         end if
@@ -839,7 +838,6 @@ if threat <> 0 then   ' defend the own buildings, all together
   end
 end if
 if selfLevel >= 6 then
-  mode = 3
   pushTarget()
   if front <> 0 and pushGod = 0 then
     laneGoal()
