@@ -41,6 +41,8 @@ PAIRINGS = (
     ("base.bas", "base"), ("rusher.bas", "rusher"),   # each port against its C bot
     ("rusher.bas", "base"), ("rusher", "base"),
     ("base.bas", "rusher"), ("base", "rusher"),
+    ("puller.bas", "puller"),
+    ("puller.bas", "base"), ("puller", "base"),
 )
 _PROGRAMS = {}
 
@@ -108,6 +110,11 @@ def load() -> str:
         return "?"
 
 
+def busy(*loads: str) -> bool:
+    """Whether a 1-minute load average above 2 (the machine's cores) was seen."""
+    return any(text != "?" and float(text.split(",")[0]) > 2 for text in loads)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--speed-seeds", type=int, default=3, help="full matches per speed figure (default 3)")
@@ -139,15 +146,20 @@ def main() -> None:
     wall = time.perf_counter() - start
     text = table(rows, args.matches)
     print(text)
-    print(f"ladder: {len(rows) * args.matches} matches, {wall:.0f} s wall on {args.procs} processes")
+    load_after = load()
+    print(f"ladder: {len(rows) * args.matches} matches, {wall:.0f} s wall on {args.procs} processes; load average "
+          f"before {load_before}, after {load_after}"
+          + (" (above 2: other jobs shared the machine)" if busy(load_before, load_after) else ""))
     if not args.no_write:
         section = "\n".join([
             SECTION, "",
             f"- date: {datetime.date.today().isoformat()}",
             f"- command: `python benchmarks/bench_basic.py --speed-seeds {args.speed_seeds} --matches "
             f"{args.matches} --procs {args.procs}`",
-            f"- machine: {nproc()} CPUs ({cpu_model()}); load average before {load_before}, after {load()} "
-            "(shared machine: the CPU-time figure is the one-core figure)",
+            f"- machine: {nproc()} CPUs ({cpu_model()}); load average before {load_before}, after {load_after} "
+            + ("(above 2: other jobs shared the machine, so the wall-clock figures are slowed; the CPU-time "
+               "figure is the one-core figure)" if busy(load_before, load_after)
+               else "(the CPU-time figure is the one-core figure)"),
             f"- speed: full matches, seeds 1..{args.speed_seeds}, one process, time inside run()",
             *lines,
             "- target of the issue: a base-like script on all ten seats keeps a full match at or above "

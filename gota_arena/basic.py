@@ -18,6 +18,7 @@ seat's stats count it (``script_errors``).
 """
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 from dataclasses import dataclass
@@ -73,6 +74,19 @@ class Program:
     def ptr(self):
         return self._ptr
 
+    @property
+    def source(self) -> bytes:
+        """The source it was compiled from (replay files carry it)."""
+        size = self.info["source_bytes"]
+        buf = ffi.new("char[]", max(size, 1))
+        n = ffi.new("int32_t *")
+        check(lib.gota_basic_source(self._ptr, buf, size, n), "gota_basic_source")
+        return ffi.buffer(buf, n[0])[:]
+
+    @property
+    def sha256(self) -> str:
+        return hashlib.sha256(self.source).hexdigest()
+
     def __repr__(self) -> str:
         return (f"Program({self.name!r}: {self.info['instructions']} instructions, {self.info['globals']} "
                 f"globals, {self.info['arrays']} arrays, {self.info['subs']} subs)")
@@ -102,6 +116,22 @@ def compile_file(path: Union[str, os.PathLike]) -> Program:
     except OSError as error:
         raise ArgumentRangeError(f"cannot read BASIC script {str(p)!r}: {error.strerror or error}") from None
     return compile(data, name=str(path), path=str(p))
+
+
+def seat_programs(match_ptr) -> dict:
+    """{seat: Program} of the script seats of a native match (a Match's handle or
+    an arena lane's match), each named as its status names it."""
+    out = {}
+    status = ffi.new("GotaScriptStatus *")
+    ptr = ffi.new("GotaBasicProgram **")
+    for seat in range(SEATS):
+        check(lib.gota_match_script_program(match_ptr, seat, ptr), "gota_match_script_program")
+        if ptr[0] != ffi.NULL:
+            prog = Program(ptr[0], "")   # owns the new reference from here on
+            check(lib.gota_match_script_status(match_ptr, seat, status), "gota_match_script_status")
+            prog.name = ffi.string(status.program).decode("utf-8", "replace")
+            out[seat] = prog
+    return out
 
 
 def program(script) -> Program:
@@ -244,5 +274,5 @@ def bundled_scripts() -> dict:
     return dict(scripts.SCRIPTS)
 
 
-__all__ = ["BasicSyntaxError", "Program", "compile", "compile_file", "program", "script_seats", "ScriptStatus",
+__all__ = ["BasicSyntaxError", "Program", "compile", "compile_file", "program", "script_seats", "seat_programs", "ScriptStatus",
            "ScriptControls", "ScriptOpponent", "bundled_scripts", "ERROR_KINDS"]

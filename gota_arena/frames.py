@@ -435,7 +435,7 @@ def replay_meta(r, every: int, fog_every: int) -> dict:
     """What the viewer shows about a replay (seed, teams, result, hashes)."""
     classes = list(r.classes)
     return {
-        "seed": r.seed, "bots": list(r.bots), "classes": classes,
+        "seed": r.seed, "bots": list(r.players), "classes": classes,
         "class_names": [class_name(c) for c in classes], "result": r.result, "winner": r.winner,
         "final_tick": r.final_tick, "final_hash": f"0x{r.final_hash:016x}", "every": int(every),
         "fog_every": int(fog_every), "source": dict(r.source), "replay": os.path.basename(r.path) if r.path else None,

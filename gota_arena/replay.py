@@ -21,7 +21,9 @@ Replay one:
     play(r, on_decision=lambda d: frames.append(d.match.units.copy()))   # verified first, then played again
 
 A file is a fixed prefix (magic, format version, header and payload sizes, SHA-256),
-a JSON header and a zlib-compressed, column-wise payload of the action records.
+a JSON header and a zlib-compressed payload: the action records column by column,
+then the sources of the BASIC scripts that played seats (each with its SHA-256 in
+the header; a script seat replays from its source).
 """
 from __future__ import annotations
 
@@ -42,6 +44,7 @@ import numpy as np
 
 from . import __version__
 from ._native import ffi, lib
+from .basic import seat_programs
 from .bots import bot_id, bot_names
 from .constants import Kind, Result, Team
 from .contract import INFO
@@ -50,7 +53,8 @@ from .files import fsync_directory
 from .heroes import class_name
 from .sim import Match, _config_values, _name
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2          # 2: BASIC script seats (sources in the payload)
+READABLE_VERSIONS = (1, 2)  # version 1 is version 2 without scripts
 MAGIC = b"GOTAREPL"
 SUFFIX = ".gotareplay"
 FORMAT_NAME = "gota-replay"
@@ -62,7 +66,7 @@ OUT_OF_RANGE = 255          # a head outside its range, stored canonically (deco
 SET_HP = -1                 # command verb of a recorded Match.set_hp (target = unit slot, x = hp)
 DEFAULT_CHECKPOINT_TICKS = 1200
 
-# the prefix: magic and version are fixed for every format version; the rest is version 1's
+# the prefix: magic and version are fixed for every format version; the rest is the same in 1 and 2
 _HEAD = struct.Struct("<8sI")         # magic, format version
 _REST = struct.Struct("<IQ32s")       # header bytes, payload bytes, SHA-256(header + payload)
 _PREFIX_SIZE = _HEAD.size + _REST.size
@@ -74,8 +78,29 @@ COMMAND_DTYPE = np.dtype([("index", "<u4"), ("tick", "<u4"), ("seat", "u1"), ("v
 _COMMAND_INTS = ("verb", "target", "x", "z", "slot", "item")
 
 
+SCRIPT = "script"           # the bot name of a seat played by a BASIC script (GOTA_BOT_SCRIPT)
+
+
 def _hex(value: int) -> str:
     return f"0x{int(value):016x}"
+
+
+def _bot_name(bot: int) -> str:
+    return SCRIPT if bot == lib.GOTA_BOT_SCRIPT else bot_names()[bot]
+
+
+@dataclass(frozen=True)
+class ReplayScript:
+    """A BASIC script that played seats of a replay: its file name, the SHA-256
+    of its source (hex) and the source."""
+
+    name: str
+    sha256: str
+    source: bytes
+
+    @classmethod
+    def of(cls, program) -> "ReplayScript":
+        return cls(Path(program.name).name or "script.bas", program.sha256, program.source)
 
 
 # ---- the rules fingerprint ---------------------------------------------------------
@@ -140,6 +165,8 @@ class Replay:
     result: str                  # 'running', 'win', 'draw' or 'timeout'
     winner: Optional[str] = None  # 'red' or 'blue' for a win
     source: dict = field(default_factory=dict)   # who recorded it (arena lane, match): free JSON
+    scripts: tuple = ()          # ReplayScript of each distinct script that played seats
+    script_seats: tuple = ()     # per seat the index into scripts, -1 none (empty: no scripts)
     contract_version: int = INFO.version
     contract_hash: int = INFO.hash
     rules: dict = field(default_factory=lambda: dict(rules_fingerprint()))
@@ -162,13 +189,45 @@ class Replay:
             where += f" lane {self.source['lane']}"
         return f"replay of seed {self.seed} ({where})"
 
+    @property
+    def players(self) -> tuple:
+        """Who played each seat: the bot name, or the script's file name."""
+        return tuple(self.scripts[self.script_seats[seat]].name if bot == SCRIPT else bot
+                     for seat, bot in enumerate(self.bots))
+
     def match_config(self) -> dict:
         """The config to build the match with: the recorded keys, with the bot keys
-        taken from the bot names (names are authoritative across builds)."""
+        taken from the bot names (names are authoritative across builds) and the
+        script seats' programs compiled from the recorded sources (``scripts``)."""
         config = dict(self.config)
         for seat, bot in enumerate(self.bots):
-            config[f"bot_{seat}"] = bot_id(bot)
+            config[f"bot_{seat}"] = lib.GOTA_BOT_SCRIPT if bot == SCRIPT else bot_id(bot)
+        if self.scripts:
+            programs = self.programs()
+            config["scripts"] = {seat: programs[k] for seat, k in enumerate(self.script_seats) if k >= 0}
         return config
+
+    def programs(self) -> list:
+        """The scripts compiled, in ``scripts`` order (ReplayError when one does not
+        compile here, or its source does not match its SHA-256)."""
+        from .basic import BasicSyntaxError, compile as compile_basic
+        key = tuple((s.sha256, s.source) for s in self.scripts)
+        cached = getattr(self, "_programs", None)
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        problem = _script_tampering(self)
+        if problem:
+            raise ReplayError(f"{self.name}: {problem}. Nothing was played.")
+        out = []
+        for script in self.scripts:
+            try:
+                out.append(compile_basic(script.source, name=script.name))
+            except BasicSyntaxError as e:
+                raise ReplayError(f"{self.name}: its script {script.name!r} does not compile in this build ({e}); "
+                                  f"replay it with the gota_arena that recorded it (package "
+                                  f"{self.package_version}). Nothing was played.") from None
+        self._programs = (key, out)
+        return out
 
     def __repr__(self) -> str:
         return (f"<Replay seed={self.seed} ticks={self.final_tick} {self.result} actions={len(self.actions)} "
@@ -179,7 +238,7 @@ class Replay:
         """The JSON header of the file (everything but the records)."""
         return {
             "format": FORMAT_NAME,
-            "version": self.format_version,
+            "version": FORMAT_VERSION,
             "package": self.package_version,
             "contract": {"version": int(self.contract_version), "hash": _hex(self.contract_hash)},
             "rules": dict(self.rules),
@@ -196,6 +255,8 @@ class Replay:
             "commands": int(len(self.commands)),
             "compression": COMPRESSION,
             "source": self.source,
+            "scripts": [{"name": s.name, "sha256": s.sha256, "bytes": len(s.source)} for s in self.scripts],
+            "script_seats": [int(k) for k in self.script_seats],
         }
 
     def to_bytes(self) -> bytes:
@@ -209,6 +270,7 @@ class Replay:
         columns = [deltas, actions["seat"], np.ascontiguousarray(actions["heads"].T)]
         columns += [commands["index"].astype("<u4"), commands["tick"].astype("<u4"), commands["seat"]]
         columns += [commands[name].astype("<i4") for name in _COMMAND_INTS]
+        columns += [np.frombuffer(s.source, dtype="u1") for s in self.scripts]
         payload = zlib.compress(b"".join(np.ascontiguousarray(c).tobytes() for c in columns), 9)
         header = json.dumps(self.header(), sort_keys=True, separators=(",", ":")).encode()
         digest = hashlib.sha256(header + payload).digest()
@@ -274,10 +336,10 @@ def _parse(data: bytes, name: str, check_contract: bool = True) -> Replay:
         fail(f"not a gota replay file (it does not start with {MAGIC!r})",
              f"replay files are written by gota_arena.replay (suffix {SUFFIX})")
     _, version = _HEAD.unpack_from(data)
-    if version != FORMAT_VERSION:
+    if version not in READABLE_VERSIONS:
         newer = "a newer" if version > FORMAT_VERSION else "an older"
-        fail(f"format version {version}, but this gota_arena ({__version__}) reads format version "
-             f"{FORMAT_VERSION} only", f"open it with {newer} gota_arena, the one that wrote it")
+        fail(f"format version {version}, but this gota_arena ({__version__}) reads format versions "
+             f"{', '.join(map(str, READABLE_VERSIONS))} only", f"open it with {newer} gota_arena, the one that wrote it")
     if len(data) < _PREFIX_SIZE:
         fail(f"truncated: {len(data)} bytes, shorter than the {_PREFIX_SIZE}-byte prefix")
     header_size, payload_size, digest = _REST.unpack_from(data, _HEAD.size)
@@ -299,19 +361,21 @@ def _parse(data: bytes, name: str, check_contract: bool = True) -> Replay:
     try:
         replay = _from_header(header)
         n_act, n_cmd = int(header["actions"]), int(header["commands"])
+        script_sizes = [int(s["bytes"]) for s in header.get("scripts", [])] if version >= 2 else []
         if header.get("compression") != COMPRESSION:
             raise ValueError(f"unknown compression {header.get('compression')!r}")
     except ReplayError:
         raise
     except (KeyError, TypeError, ValueError, AttributeError) as e:
         fail(f"malformed header ({type(e).__name__}: {e})")
-    if n_act < 0 or n_cmd < 0:
-        fail("malformed header (negative record counts)")
+    if n_act < 0 or n_cmd < 0 or any(n < 0 for n in script_sizes):
+        fail("malformed header (negative record counts or script sizes)")
     if check_contract and (replay.contract_hash != INFO.hash or replay.contract_version != INFO.version):
         fail(f"recorded under contract version {replay.contract_version} hash {_hex(replay.contract_hash)}, "
              f"this build has version {INFO.version} hash {_hex(INFO.hash)}: its action heads would decode "
              "differently", f"replay it with the gota_arena that recorded it (package {replay.package_version})")
     sizes = [4 * n_act, n_act, HEADS * n_act, 4 * n_cmd, 4 * n_cmd, n_cmd] + [4 * n_cmd] * len(_COMMAND_INTS)
+    sizes += script_sizes
     try:
         raw = zlib.decompress(body[header_size:])
     except zlib.error as e:
@@ -338,9 +402,14 @@ def _parse(data: bytes, name: str, check_contract: bool = True) -> Replay:
     for k, key in enumerate(_COMMAND_INTS):
         commands[key] = np.frombuffer(cols[6 + k], dtype="<i4")
     replay.actions, replay.commands = actions, commands
+    first = 6 + len(_COMMAND_INTS)
+    replay.scripts = tuple(dataclasses.replace(s, source=cols[first + k]) for k, s in enumerate(replay.scripts))
     problem = _inconsistency(replay)
     if problem:
         fail(problem)
+    problem = _script_tampering(replay)
+    if problem:
+        fail(problem, "record the match again, or restore the script from the file it came from")
     return replay
 
 
@@ -375,7 +444,20 @@ def _from_header(h: dict) -> Replay:
         rules={str(k): str(v) for k, v in dict(h["rules"]).items()},
         package_version=str(h["package"]),
         format_version=int(h["version"]),
+        scripts=tuple(ReplayScript(str(s["name"]), str(s["sha256"]), b"") for s in h.get("scripts", [])),
+        script_seats=tuple(int(k) for k in h.get("script_seats", [])),
     )
+
+
+def _script_tampering(r: Replay) -> str:
+    """Which recorded script's source no longer matches its SHA-256, or ''."""
+    for k, script in enumerate(r.scripts):
+        got = hashlib.sha256(script.source).hexdigest()
+        if got != script.sha256:
+            seats = [s for s, i in enumerate(r.script_seats) if i == k]
+            return (f"the script {script.name!r} (seats {', '.join(map(str, seats))}) was changed: its source "
+                    f"hashes to SHA-256 {got[:16]}..., the recording says {script.sha256[:16]}...")
+    return ""
 
 
 def _inconsistency(r: Replay) -> str:
@@ -384,6 +466,14 @@ def _inconsistency(r: Replay) -> str:
         return f"{len(r.bots)} bot names, one per seat (10) expected"
     if len(r.classes) not in (0, SEATS):
         return f"{len(r.classes)} drafted classes, 0 or 10 expected"
+    if len(r.script_seats) not in (0, SEATS):
+        return f"{len(r.script_seats)} script seats, 0 or 10 expected"
+    seats = r.script_seats or (-1,) * SEATS
+    for seat, (bot, k) in enumerate(zip(r.bots, seats)):
+        if (bot == SCRIPT) != (k >= 0) or k >= len(r.scripts):
+            return f"seat {seat} is played by {bot!r} with script index {k} (of {len(r.scripts)} scripts)"
+    if set(range(len(r.scripts))) - set(seats):
+        return "a recorded script plays no seat"
     if "seed" not in r.config:
         return "the config has no seed"
     if r.final_tick < 0 or r.action_ticks < 0:
@@ -461,13 +551,14 @@ def _check_build(r: Replay, check_rules: bool) -> None:
         fail(f"config keys {', '.join(unknown)} are unknown to this build",
              f"replay it with the gota_arena that recorded it (package {r.package_version})")
     for seat, bot in enumerate(r.bots):
-        if bot not in bot_names():
+        if bot != SCRIPT and bot not in bot_names():
             fail(f"seat {seat} was played by bot {bot!r}, which this build does not have "
                  f"(bots: {', '.join(bot_names())})",
                  f"replay it with the gota_arena that recorded it (package {r.package_version})")
+    r.programs()   # a changed script is refused here, before anything plays
     if check_rules:
         mine = rules_fingerprint()
-        parts = ["sim"] + (["bots"] if any(b != "external" for b in r.bots) else [])
+        parts = ["sim"] + (["bots"] if any(b not in ("external", SCRIPT) for b in r.bots) else [])
         changed = [p for p in parts if r.rules.get(p) != mine[p]]
         if changed:
             fail(f"the simulator's rules changed since it was recorded (fingerprint "
@@ -711,10 +802,8 @@ class RecordingMatch(Match):
                 raise ReplayError(f"RecordingMatch: the match's config has a field that the simulator's key list "
                                   f"(gota_config_keys) does not name, so it cannot be recorded: {config}")
         self._rec_config = config
-        if any(int(config[f"bot_{s}"]) == lib.GOTA_BOT_SCRIPT for s in range(SEATS)):
-            raise ReplayError("RecordingMatch: a match with BASIC script seats cannot be recorded (a replay file "
-                              "does not carry the scripts)")
-        self._rec_bots = tuple(bot_names()[int(config[f"bot_{s}"])] for s in range(SEATS))
+        self._rec_scripts = _script_records(seat_programs(self._handle("RecordingMatch")))
+        self._rec_bots = tuple(_bot_name(int(config[f"bot_{s}"])) for s in range(SEATS))
         self._rec_classes = tuple(self.hero(s).hero_class for s in range(SEATS)) if config["heroes"] else ()
         self._rec_start = self.hash()
         self._rec_actions = []
@@ -734,9 +823,17 @@ class RecordingMatch(Match):
 
     def reset(self, seed: Optional[int] = None) -> None:
         super().reset(seed)
+        if not hasattr(self, "_rec_config"):   # Match._open attaching scripts: _open begins the recording
+            return
         config = dict(self._rec_config)
         config["seed"] = self.info.seed
         self._begin(config)
+
+    def set_script(self, seat: int, script, redraft: bool = True) -> None:
+        if not redraft and hasattr(self, "_rec_config"):
+            raise ReplayError("RecordingMatch.set_script: a script changed in the middle of a match cannot be "
+                              "replayed from tick 0; use redraft=True (the default: a new recording from a reset)")
+        super().set_script(seat, script, redraft)
 
     def act(self, seat, heads):
         tick = self._note_tick()
@@ -777,8 +874,23 @@ class RecordingMatch(Match):
             actions=actions, commands=commands, start_hash=self._rec_start,
             checkpoints=tuple(h for h in self._rec_hashes if h[0] <= info.tick),
             final_tick=info.tick, final_hash=self.hash(), result=info.result, winner=info.winner,
-            source=dict(source) if source is not None else {"kind": "match"},
+            source=dict(source) if source is not None else {"kind": "match"}, **self._rec_scripts,
         )
+
+
+def _script_records(programs: dict) -> dict:
+    """Replay fields for {seat: Program}: each distinct source once (by SHA-256),
+    seats referring to it."""
+    if not programs:
+        return {"scripts": (), "script_seats": ()}
+    scripts, index, seats = [], {}, [-1] * SEATS
+    for seat in sorted(programs):
+        record = ReplayScript.of(programs[seat])
+        if record.sha256 not in index:
+            index[record.sha256] = len(scripts)
+            scripts.append(record)
+        seats[seat] = index[record.sha256]
+    return {"scripts": tuple(scripts), "script_seats": tuple(seats)}
 
 
 @dataclass
@@ -789,6 +901,7 @@ class _Episode:
     bots: tuple
     classes: tuple
     agents: list            # (row j, seat) of the lane's rows played from outside (not bots)
+    scripts: dict           # Replay fields of the script seats (_script_records)
     start_hash: int
     source: dict
     tick: int = 0
@@ -968,8 +1081,9 @@ class ArenaRecorder:
         if self.match_config is not None:
             config = {k: v for k, v in self.match_config.items() if k != "seed" and not k.startswith("bot_")}
             config["seed"] = info["seed"]
-            for seat in range(SEATS):
-                config[f"bot_{seat}"] = 0 if seat // 5 == info["learner_team"] else info["opponent"]
+            lane_config = _config_values(_match_config_struct(self._lane_match(lane)))
+            for seat in range(SEATS):   # the lane's own: learner bots and scripts included
+                config[f"bot_{seat}"] = lane_config[f"bot_{seat}"]
             return config
         mptr = self._lane_match(lane)
         config = _config_values(_match_config_struct(mptr))
@@ -982,7 +1096,7 @@ class ArenaRecorder:
 
     def _start(self, lane: int) -> Optional[_Episode]:
         info = self.arena.lane(lane)
-        if info["tick"] != 0 or info["opponent"] == lib.GOTA_BOT_SCRIPT:   # scripts are not recorded (yet)
+        if info["tick"] != 0:
             self._episodes[lane] = None
             return None
         chosen = True if self.select is None else self.select(lane, info)
@@ -990,9 +1104,10 @@ class ArenaRecorder:
             self._episodes[lane] = None
             return None
         config = self._lane_config(lane, info)
+        programs = seat_programs(self._lane_match(lane))
         want = self.arena.lane_hash(lane)
         try:
-            m = Match.from_config(config)
+            m = Match.from_config(dict(config, scripts=programs) if programs else config)
         except GotaError as e:
             raise ReplayError(f"ArenaRecorder: lane {lane}'s config {config} does not make a match ({e}); "
                               "pass the arena's match config as match_config=") from None
@@ -1010,19 +1125,23 @@ class ArenaRecorder:
             raise ReplayError(f"ArenaRecorder: a match built from lane {lane}'s config hashes to {_hex(got)} at tick "
                               f"0, the lane to {_hex(want)}; pass the arena's match config as match_config= "
                               "(every key the Arena was given)")
-        bots = tuple(bot_names()[int(config[f"bot_{s}"])] for s in range(SEATS))
+        bots = tuple(_bot_name(int(config[f"bot_{s}"])) for s in range(SEATS))
+        scripts = _script_records(programs)
         apl = self.arena.agents_per_lane
         agents = []
         for j in range(apl):
             _, seat = self.arena.agent_seat(lane * apl + j)
             if bots[seat] == "external":
                 agents.append((j, seat))
+        other = [seat for seat in range(SEATS) if seat // 5 != info["learner_team"]]
+        opponent = (ReplayScript.of(programs[other[0]]).name if other[0] in programs
+                    else _bot_name(info["opponent"]))
         source = {"kind": "arena", "lane": lane, "learner_team": _name(Team, info["learner_team"]),
-                  "opponent": bot_names()[info["opponent"]], "self_play": bool(self.arena.self_play)}
+                  "opponent": opponent, "self_play": bool(self.arena.self_play)}
         if isinstance(chosen, dict):
             source.update(chosen)
         ep = _Episode(lane=lane, seed=info["seed"], config=config, bots=bots, classes=classes, agents=agents,
-                      start_hash=want, source=source, hashes=[(0, want)])
+                      scripts=scripts, start_hash=want, source=source, hashes=[(0, want)])
         self._episodes[lane] = ep
         return ep
 
@@ -1036,7 +1155,7 @@ class ArenaRecorder:
         r = Replay(config=ep.config, bots=ep.bots, classes=ep.classes, action_ticks=self.arena.action_ticks,
                    actions=actions, commands=np.zeros(0, COMMAND_DTYPE), start_hash=ep.start_hash,
                    checkpoints=tuple(ep.hashes), final_tick=int(stats["ticks"]), final_hash=0,
-                   result=_name(Result, int(stats["result"])), winner=None, source=ep.source)
+                   result=_name(Result, int(stats["result"])), winner=None, source=ep.source, **ep.scripts)
         try:
             gen = _run(r, dict(ep.hashes), None, check_rules=False)
             try:
@@ -1119,5 +1238,5 @@ def _lane_differences(m: Match, ep: _Episode, stats, signals) -> str:
     return ", ".join(f"{k} {got[k]} (lane {want[k]})" for k in got)
 
 
-__all__ = ["Replay", "Decision", "ArenaRecorder", "RecordingMatch", "ReplayError", "load", "replay", "play",
+__all__ = ["Replay", "ReplayScript", "Decision", "ArenaRecorder", "RecordingMatch", "ReplayError", "load", "replay", "play",
            "decisions", "verify", "rules_fingerprint", "ACTION_DTYPE", "COMMAND_DTYPE", "FORMAT_VERSION", "SUFFIX"]

@@ -185,6 +185,7 @@ struct GotaBasicProgram {
     int32_t strings_n;
     uint64_t source_hash;              /* FNV-1a of the source */
     int32_t source_bytes;
+    char *source;                      /* a copy of the source: replay files carry it (gota_basic_source) */
     int16_t host_cost[256];            /* work cost by host function id */
 };
 typedef struct GotaBasicProgram BasicProgram;

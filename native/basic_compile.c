@@ -1406,6 +1406,7 @@ void basic_program_release(const BasicProgram *p)
     free(q->pos);
     free(q->cell_name);
     free(q->strings);
+    free(q->source);
     free(q);
 }
 
@@ -1494,6 +1495,12 @@ int basic_compile(const char *src, int64_t len, const char *name, const BasicHos
         prog->source_hash = h;
         prog->source_bytes = (int32_t)len;
     }
+    if (!(prog->source = malloc((size_t)len + 1))) {
+        code = GOTA_ERR_NOMEM;
+        goto done;
+    }
+    memcpy(prog->source, src, (size_t)len);
+    prog->source[len] = 0;
 done:
     free(c->tok);
     free(c->code);

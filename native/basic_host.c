@@ -915,6 +915,15 @@ int gota_basic_info(const GotaBasicProgram *p, GotaBasicInfo *out)
     return GOTA_OK;
 }
 
+int gota_basic_source(const GotaBasicProgram *p, char *out, int32_t cap, int32_t *len)
+{
+    if (!p || !out || !len) return GOTA_ERR_NULL;
+    *len = p->source_bytes;
+    if (cap < p->source_bytes) return GOTA_ERR_BUFFER;
+    memcpy(out, p->source, (size_t)p->source_bytes);
+    return GOTA_OK;
+}
+
 int gota_match_set_script(GotaMatch *m, int32_t seat, GotaBasicProgram *p)
 {
     if (!m) return GOTA_ERR_NULL;
@@ -948,6 +957,17 @@ int gota_match_script_status(const GotaMatch *m, int32_t seat, GotaScriptStatus 
     out->log_bytes = vm->log_total;
     snprintf(out->error, sizeof out->error, "%.255s", vm->error);
     snprintf(out->program, sizeof out->program, "%.127s", vm->prog->name);
+    return GOTA_OK;
+}
+
+int gota_match_script_program(const GotaMatch *m, int32_t seat, GotaBasicProgram **out)
+{
+    if (!m || !out) return GOTA_ERR_NULL;
+    *out = NULL;
+    if (seat < 0 || seat >= SEATS) return GOTA_ERR_INDEX;
+    if (!m->script[seat]) return GOTA_OK;
+    basic_program_retain(m->script[seat]->prog);
+    *out = (GotaBasicProgram *)m->script[seat]->prog;
     return GOTA_OK;
 }
 

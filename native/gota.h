@@ -478,6 +478,10 @@ int gota_basic_compile(const char *source, int64_t len, const char *name, GotaBa
 /* Drop the caller's reference; matches and batches keep their own. NULL is ignored. */
 void gota_basic_free(GotaBasicProgram *p);
 int gota_basic_info(const GotaBasicProgram *p, GotaBasicInfo *out);
+/* The source the program was compiled from (replay files carry it): its
+ * source_bytes bytes into out, not NUL-terminated; *len = source_bytes.
+ * GOTA_ERR_BUFFER (nothing copied) when cap is smaller. */
+int gota_basic_source(const GotaBasicProgram *p, char *out, int32_t cap, int32_t *len);
 
 /* Play `seat` with a fresh VM of program p (NULL: the seat becomes external
  * again). The seat's bot key becomes GOTA_BOT_SCRIPT; the script decides every
@@ -499,6 +503,9 @@ typedef struct {
     char program[128];        /* the program's name */
 } GotaScriptStatus;
 int gota_match_script_status(const GotaMatch *m, int32_t seat, GotaScriptStatus *out);
+/* The program playing `seat`, as a new reference the caller frees with
+ * gota_basic_free; *out = NULL for a seat without a script. */
+int gota_match_script_program(const GotaMatch *m, int32_t seat, GotaBasicProgram **out);
 /* The seat's private log (PRINT output, runtime errors; the newest 8 KiB):
  * up to cap bytes, not NUL-terminated; *len = bytes written. */
 int gota_match_script_log(const GotaMatch *m, int32_t seat, char *out, int32_t cap, int32_t *len);

@@ -10,6 +10,7 @@ from gota_arena.evaluate.entrants import build
 from gota_arena.evaluate.games import play, schedule
 
 BASE_BAS = bundled_scripts()["base.bas"]
+RUSHER_BAS = bundled_scripts()["rusher.bas"]
 
 
 def test_compile_and_info():
@@ -101,6 +102,55 @@ def test_bundled_base_plays_a_full_match():
             assert m.seat_stats(seat).commands > 20
 
 
+def test_puller_port_plays_the_c_pullers_plan():
+    """Before the first fights the port's heroes take the C puller's lanes and
+    stand near where the C puller's do (lanes lie 30 tiles and more apart; the
+    port reads its creeps at whole tiles, so it may follow another creep of the
+    same wave), on both teams (Blue plays in a mirrored frame), and no seat
+    comes near the instruction limit."""
+    for team, other in (("red", "blue"), ("blue", "red")):
+        seats = range(5) if team == "red" else range(5, 10)
+        with Match(seed=1, bots={team: "puller", other: "base"}) as c, \
+                Match(seed=1, scripts={team: "puller.bas"}, bots={other: "base"}) as bas:
+            c.step(600)
+            peak = 0
+            for _ in range(600):
+                bas.step(1)
+                peak = max(peak, *(bas.script_status(s).last_instructions for s in seats))
+            for s in seats:
+                a, b = c.units[c.hero(s).unit_index], bas.units[bas.hero(s).unit_index]
+                apart = max(abs(int(a["x"]) - int(b["x"])), abs(int(a["z"]) - int(b["z"]))) / 60000
+                assert apart <= 6, (team, s, apart)
+                assert not bas.script_status(s).disabled, bas.script_status(s).error
+            assert 1000 < peak < 16000
+
+
+def test_rusher_tracks_its_team_below_the_tile():
+    """rusher.bas follows its heroes in world units from whole tiles and the
+    heroes' last steps: once a hero has walked over a tile edge, the script's
+    position is the simulator's to about one step (a decision sees the
+    positions the match has when its tick begins)."""
+    source = RUSHER_BAS.read_text().replace(
+        "track()\nif (worldTick + seat) mod 6 <> 0 then end",
+        "track()\nprint trk(25 + seat - 5 * selfTeam); \" \"; trk(30 + seat - 5 * selfTeam)\n"
+        "if (worldTick + seat) mod 6 <> 0 then end")
+    assert "print trk" in source
+    program = compile(source, "rusher_probe.bas")
+    for team, seat in (("red", 2), ("blue", 8)):
+        with Match(seed=1, scripts={team: program}, bots={"blue" if team == "red" else "red": "base"}) as m:
+            errors = []
+            for _ in range(60):
+                m.step(36)
+                unit = m.units[m.hero(seat).unit_index].copy()
+                m.step(1)
+                x, y = (float(v) for v in m.script_log(seat).strip().split("\n")[-1].split())
+                if unit["alive"]:
+                    errors.append(max(abs(x - (int(unit["x"]) + 3_450_000) / 60_000),
+                                      abs(y - (int(unit["z"]) + 3_450_000) / 60_000)))
+            errors.sort()
+            assert errors[len(errors) // 2] < 0.03 and errors[-1] < 0.5, (team, errors)
+
+
 def test_scripts_by_registered_name():
     with Match(seed=4, max_ticks=30, scripts={"red": "base.bas", 9: "rusher.bas"}) as m:
         m.run()
@@ -111,7 +161,7 @@ def test_scripts_by_registered_name():
 
 def test_plugin_opponents_by_name_and_path(tmp_path):
     names = plugins.names("opponents")
-    assert "base.bas" in names and "rusher.bas" in names
+    assert {"base.bas", "rusher.bas", "puller.bas"} <= set(names)
     opp = plugins.opponent("base.bas")
     assert isinstance(opp, ScriptOpponent) and opp.native and opp.bot is None
     assert opp.name == "base.bas"

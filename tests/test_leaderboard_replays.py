@@ -1,5 +1,6 @@
 """Chosen leaderboard games are kept as replay files (games.play(record=...),
-Leaderboard(replays=[...])) that replay to their final hash and feed the viewer."""
+Leaderboard(replays=[...])) that replay to their final hash and feed the viewer,
+BASIC script entrants included."""
 import json
 
 import numpy as np
@@ -44,3 +45,16 @@ def test_games_not_chosen_are_not_recorded(tmp_path):
     r = R.load(chosen["replay"])
     assert r.seed == 17 and r.bots == ("base",) * 5 + ("idle",) * 5 and len(r.actions) == 0
     assert R.verify(r) == r.final_hash
+
+
+def test_leaderboard_replays_of_script_entrants(tmp_path):
+    board = Leaderboard(entrants=["base.bas", "rusher.bas"], games_per_pairing=1, lanes=2, max_ticks=480,
+                        seed=1000, replays=["1000:base.bas:rusher.bas"])
+    board.run(str(tmp_path / "lb"), quiet=True)
+    (path,) = (tmp_path / "lb" / "replays").iterdir()
+    assert path.name == "1000_base.bas_rusher.bas.gotareplay"
+    r = R.load(path)
+    assert r.players == ("base.bas",) * 5 + ("rusher.bas",) * 5
+    assert R.verify(r) == r.final_hash and r.final_tick == 480
+    fr = F.record(r, every=24)
+    assert fr.count == 21 and fr.meta["bots"] == list(r.players)

@@ -6,6 +6,7 @@ or a bot match recorded to a replay file (docs/viewer.md).
     python -m gota_arena replay match.gotareplay --png 2400       # match-t2400.png
     python -m gota_arena replay match.gotareplay --gif 2400:4800  # match-2400-4800.gif
     python -m gota_arena replay --record --seed 3 --bots red=base,blue=puller --out m.gotareplay [--html]
+    python -m gota_arena replay --record --bots red=base.bas,blue=my_bot.bas --out s.gotareplay   # BASIC scripts
 
 Every output replays the file to its final hash first; a replay that does not
 match (other version, damaged file, changed rules) is reported and nothing is
@@ -26,7 +27,8 @@ DEFAULT_BOTS = "red=puller,blue=baseline"
 
 
 def parse_bots(spec: str) -> dict:
-    """'red=base,blue=puller,7=random' -> {'red': 'base', 'blue': 'puller', 7: 'random'}."""
+    """'red=base,blue=puller,7=random' -> {'red': 'base', 'blue': 'puller', 7: 'random'}
+    (a name ending in .bas is a BASIC script: registered, or a file's path)."""
     out = {}
     for part in filter(None, (p.strip() for p in spec.split(","))):
         key, sep, bot = part.partition("=")
@@ -34,7 +36,8 @@ def parse_bots(spec: str) -> dict:
             raise argparse.ArgumentTypeError(f"--bots {spec!r}: each entry is TEAM=BOT or SEAT=BOT "
                                              "(red=base,blue=puller,7=random)")
         key = key.strip().lower()
-        out[int(key) if key.isdigit() else key] = bot.strip().lower()
+        bot = bot.strip()
+        out[int(key) if key.isdigit() else key] = bot if bot.lower().endswith(".bas") else bot.lower()
     return out
 
 
@@ -73,6 +76,7 @@ def parser() -> argparse.ArgumentParser:
     rec.add_argument("--seed", type=int, default=1, help="match seed (default 1)")
     rec.add_argument("--bots", type=parse_bots, default=parse_bots(DEFAULT_BOTS),
                      help=f"who plays: TEAM=BOT or SEAT=BOT, comma separated (default {DEFAULT_BOTS}); "
+                          "a BOT ending in .bas is a BASIC script (base.bas, rusher.bas, puller.bas or a file); "
                           "seats without a bot stand still")
     rec.add_argument("--ticks", type=int, default=MAX_BATTLE_TICKS,
                      help=f"battle ticks before a timeout (default {MAX_BATTLE_TICKS})")
@@ -80,10 +84,13 @@ def parser() -> argparse.ArgumentParser:
 
 
 def record_match(seed: int, bots: dict, ticks: int, out) -> Path:
-    """Play a bot match to its end and save its replay; returns the path."""
+    """Play a bot match to its end and save its replay; returns the path. Names
+    ending in .bas are BASIC scripts (the replay file carries their sources)."""
     from ..replay import RecordingMatch
 
-    with RecordingMatch(seed=seed, max_ticks=ticks, bots=bots) as m:
+    scripts = {k: v for k, v in bots.items() if v.lower().endswith(".bas")}
+    bots = {k: v for k, v in bots.items() if k not in scripts}
+    with RecordingMatch(seed=seed, max_ticks=ticks, bots=bots, scripts=scripts) as m:
         m.run()
         return m.replay(source={"kind": "match", "command": "replay --record"}).save(out)
 

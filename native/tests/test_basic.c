@@ -1289,11 +1289,29 @@ static void test_draft_and_determinism(void)
     /* detaching a script makes the seat external again */
     m = scripted_match(1, seats, 1, "x = 1\n", NULL);
     CHECK_EQ(m->cfg.bot[3], GOTA_BOT_SCRIPT);
+    /* the seat's program and its source, as replay files record them */
+    GotaBasicProgram *held = NULL, *got = NULL;
+    CHECK_EQ(gota_match_script_program(m, 3, &held), GOTA_OK);
+    CHECK(held != NULL && held == (GotaBasicProgram *)m->script[3]->prog);
+    char text[16];
+    int32_t len = 0;
+    CHECK_EQ(gota_basic_source(held, text, 3, &len), GOTA_ERR_BUFFER);
+    CHECK_EQ(len, 6);
+    CHECK_EQ(gota_match_script_program(m, 4, &got), GOTA_OK);   /* no script there */
+    CHECK(got == NULL);
+    CHECK_EQ(gota_match_script_program(m, 10, &got), GOTA_ERR_INDEX);
     CHECK_EQ(gota_match_set_script(m, 3, NULL), GOTA_OK);
     CHECK_EQ(m->cfg.bot[3], GOTA_BOT_EXTERNAL);
     CHECK_EQ(gota_match_set_script(m, 10, NULL), GOTA_ERR_INDEX);
     CHECK_EQ(gota_match_set_script(NULL, 0, NULL), GOTA_ERR_NULL);
     gota_match_free(m);
+    /* the reference taken above outlives the match */
+    CHECK_EQ(gota_basic_source(held, text, (int32_t)sizeof text, &len), GOTA_OK);
+    CHECK_EQ(len, 6);
+    CHECK(memcmp(text, "x = 1\n", 6) == 0);
+    gota_basic_free(held);
+    CHECK_EQ(gota_match_script_program(NULL, 0, &got), GOTA_ERR_NULL);
+    CHECK_EQ(gota_basic_source(NULL, text, 1, &len), GOTA_ERR_NULL);
 }
 
 /* One program shared by many seats and lanes (refcounts, threads). */

@@ -17,10 +17,11 @@ from gota_arena import hookimpl
 from gota_arena.basic import ScriptOpponent
 
 BAS = Path(__file__).resolve().parent / "bas"
-SCRIPTS = {"base.bas": BAS / "base.bas", "rusher.bas": BAS / "rusher.bas"}
+SCRIPTS = {"base.bas": BAS / "base.bas", "rusher.bas": BAS / "rusher.bas", "puller.bas": BAS / "puller.bas"}
 DESCRIPTIONS = {
     "base.bas": "the C bot base ported to BASIC: nearest enemy, potions, class gear",
     "rusher.bas": "the C bot rusher ported to BASIC: the team gathers and rushes the god",
+    "puller.bas": "the C bot puller ported to BASIC: lanes, spells, retreats, camp pulls, then the push",
 }
 
 

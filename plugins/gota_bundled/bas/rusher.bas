@@ -8,9 +8,18 @@
 ' 8 tiles of each other. Otherwise attack the visible enemy within 20 tiles of
 ' the centre that is closest to the centre; with none, attack-move to the map
 ' centre and, once there (within 3 tiles), to the enemy god (the mirror of
-' our own). Positions are whole tiles (the C bot measures world units).
+' our own).
+'
+' The C bot measures its team in world units; the API gives whole tiles, and
+' with them the gathering and the centre drift (the port won about half as
+' often). So every tick, not only when it thinks, the script follows its
+' team's heroes below the tile (track): a hero's world position lies in an
+' interval that each tick moves by the hero's last step (objectVelX/Y) and is
+' cut by the tile the hero is seen on; once the hero has crossed a tile edge
+' the interval is about one step wide. Enemies stay whole tiles.
 
 dim hasRole(4), blockedId(7), blockedUntil(7), gear(7), cost(22), heroX(4), heroY(4)
+dim trk(34)
 
 sub draft()
   for r = 0 to 4: hasRole(r) = 0: next
@@ -147,6 +156,50 @@ sub blocked(id)
   next
 end sub
 
+' the team's heroes in world units (see the top): trk holds per team hero h
+' the low and high x at h and 5 + h, y at 10 + h and 15 + h (world units),
+' whether it is known at 20 + h, and x, y in tiles (to 1/100) at 25 + h, 30 + h
+sub track()
+  n = objectCount()
+  ' own heroes are the first five of the heroes in the list
+  if heroBase >= n then heroBase = 0
+  if objectKind(heroBase) <> 2 or objectTeam(heroBase) <> selfTeam then heroBase = 0
+  if heroBase > 0 then
+    if objectKind(heroBase - 1) = 2 then heroBase = 0
+  end if
+  if heroBase = 0 then
+    do while heroBase < n - 1
+      if objectKind(heroBase) = 2 then exit do
+      heroBase = heroBase + 1
+    loop
+  end if
+  for i = heroBase to heroBase + 4
+    h = objectId(i) - 100 - 5 * selfTeam
+    if objectAlive(i) = 0 then
+      trk(20 + h) = 0
+    else
+      follow(h, objectX(i), objectVelX(i))
+      follow(10 + h, objectY(i), objectVelY(i))
+      trk(20 + h) = 1
+    end if
+  next
+end sub
+
+' one axis: the interval at trk(k), trk(5 + k) moves by the last step and is cut
+' by the tile (Blue reads the lower tile at an edge); its middle in tiles at trk(25 + k)
+sub follow(k, tile, stepped)
+  lo = (tile - 58) * worldScale + selfTeam: hi = lo + worldScale - 1
+  if trk(20 + k mod 5) then
+    trk(k) = trk(k) + stepped: trk(5 + k) = trk(5 + k) + stepped
+    if trk(k) < lo then trk(k) = lo
+    if trk(5 + k) > hi then trk(5 + k) = hi
+  end if
+  if trk(20 + k mod 5) = 0 or trk(k) > trk(5 + k) then
+    trk(k) = lo: trk(5 + k) = hi
+  end if
+  trk(25 + k - 5 * (k \ 10)) = (((trk(k) + trk(5 + k)) \ 2 + 3450000) \ 600) / 100   ' \ binds looser than /
+end sub
+
 ' one pass: the team's living heroes, the enemy nearest the team's centre
 sub scan()
   n = objectCount()
@@ -154,7 +207,8 @@ sub scan()
   for i = 0 to n - 1
     if objectKind(i) = 2 then
       if objectTeam(i) = selfTeam and objectAlive(i) then
-        heroX(heroes) = objectX(i): heroY(heroes) = objectY(i)
+        h = objectId(i) - 100 - 5 * selfTeam
+        heroX(heroes) = trk(25 + h): heroY(heroes) = trk(30 + h)
         sumX = sumX + heroX(heroes): sumY = sumY + heroY(heroes)
         heroes = heroes + 1
       end if
@@ -174,7 +228,7 @@ sub scan()
   cx = sumX / heroes: cy = sumY / heroes
   best = 0: bestD = 400.5: second = 0: secondD = 400.5
   targetInReach = 0
-  sx = selfX: sy = selfY
+  sx = trk(25 + seat - 5 * selfTeam): sy = trk(30 + seat - 5 * selfTeam)
   for i = 0 to n - 1
     if objectTeam(i) <> selfTeam then
       id = objectId(i)
@@ -190,7 +244,7 @@ sub scan()
       end if
       dx = ex - cx: dy = ey - cy
       d = dx * dx + dy * dy
-      if id = selfTarget then d = d - 0.25
+      if id = selfTarget then d = d - 0.25   ' a tie (common with whole tiles) keeps the current target
       if d < secondD then
         usable = 1
         if kind = 6 then
@@ -256,6 +310,7 @@ if drafting then
 end if
 
 seat = selfId - 100
+track()
 if (worldTick + seat) mod 6 <> 0 then end
 
 if initialized = 0 then
