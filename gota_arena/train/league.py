@@ -146,7 +146,10 @@ class League:
         return entry
 
     def _load(self, entry: Entry) -> Opponent:
-        policy = load_policy(entry.path, device=self.device)
+        import torch
+
+        with torch.random.fork_rng(devices=[]):   # building the module must not draw from the learner's
+            policy = load_policy(entry.path, device=self.device)   # generator: a resumed run loads later
         if hasattr(policy, "eval"):
             policy.eval()
         return PolicyOpponent(policy, name=entry.name, deterministic=self.deterministic)
