@@ -4,6 +4,7 @@
     python -m gota_arena +experiment=vs_bundled trainer.total_steps=20_000_000 trainer.device=cuda
     python -m gota_arena +experiment=selfplay hydra.run.dir=outputs/selfplay/<time> trainer.resume=true
     python -m gota_arena +experiment=league --cfg job                # print the composed config
+    torchrun --standalone --nproc_per_node=2 -m gota_arena +experiment=selfplay   # data-parallel (docs/scaling.md)
     cfg = compose(["+experiment=selfplay", "trainer.total_steps=1000"]); train(cfg, run_dir)   # from Python
 
 Configs live in ``conf/`` (groups env, policy, opponent, reward, trainer, eval,
@@ -14,6 +15,7 @@ message and nothing else happens.
 """
 from __future__ import annotations
 
+import os
 import shlex
 import sys
 from pathlib import Path
@@ -52,15 +54,21 @@ def _task(cfg) -> None:
     from hydra.core.hydra_config import HydraConfig
 
     from ..errors import GotaError
+    from .distributed import launch_command, world_size
     from .ppo import train
 
     hc = HydraConfig.get()
     run_dir = hc.runtime.output_dir
     if cfg.task == "leaderboard":
+        if world_size() > 1:
+            sys.stderr.write("gota-arena: error: a leaderboard runs in one process, not under torchrun; split it "
+                             "among jobs with leaderboard.shards and a Hydra launcher (docs/scaling.md)\n")
+            EXIT["code"] = 2
+            return
         _leaderboard(cfg, run_dir)
         return
     overrides = [o for o in hc.overrides.task if not o.startswith(("hydra.run.dir=", "trainer.resume="))]
-    resume = shlex.join(["python", "-m", "gota_arena", *overrides, f"hydra.run.dir={run_dir}", "trainer.resume=true"])
+    resume = shlex.join([*launch_command(), *overrides, f"hydra.run.dir={run_dir}", "trainer.resume=true"])
     try:
         summary = train(cfg, run_dir, resume_command=resume)
     except GotaError as error:
@@ -113,6 +121,14 @@ def run(argv) -> int:
         return 2
     register()
     EXIT["code"] = 0
+    if int(os.environ.get("WORLD_SIZE", "1") or 1) > 1:   # a rank started by torchrun
+        from ..errors import GotaError
+        from .distributed import hydra_overrides
+        try:
+            argv = [*argv, *hydra_overrides(argv)]
+        except GotaError as error:
+            sys.stderr.write(f"gota-arena: error: {error}\n")
+            return 2
     app = hydra.main(version_base=None, config_path=str(CONF_DIR), config_name="config")(_task)
     saved = sys.argv
     sys.argv = [saved[0] if saved else "gota-arena", *argv]
