@@ -11,7 +11,8 @@ Configs live in ``conf/`` (groups env, policy, opponent, reward, trainer, eval,
 experiment); their types in gota_arena/config.py. Before the run directory is
 made, ``CheckConfig`` (a Hydra callback) checks value ranges and every plugin
 name (policy, reward mode, opponents): a wrong one stops the run with the
-message and nothing else happens.
+message and nothing else happens. ``MergeShards`` (another callback) writes
+the report of a leaderboard split among the jobs of a sweep once they are done.
 """
 from __future__ import annotations
 
@@ -50,8 +51,27 @@ class CheckConfig(Callback):
         self._check(config)
 
 
+class MergeShards(Callback):
+    """Hydra callback: at the end of a sweep of a leaderboard split into shards
+    (``-m ... leaderboard.shards=N leaderboard.shard=0,..,N-1``), the report of all
+    of them in the sweep folder, as ``python -m gota_arena leaderboard-merge <sweep folder>``."""
+
+    def on_multirun_end(self, config, **kwargs) -> None:
+        from ..errors import GotaError
+        from ..evaluate.leaderboard import merge
+
+        if config.get("task") != "leaderboard" or config.leaderboard.shards <= 1:
+            return
+        folder = config.hydra.sweep.dir
+        try:
+            merge(folder)
+        except GotaError as error:   # e.g. this sweep ran only some of the shards
+            sys.stderr.write(f"gota-arena: no merged leaderboard report yet: {error}\n")
+
+
 def _task(cfg) -> None:
     from hydra.core.hydra_config import HydraConfig
+    from hydra.types import RunMode
 
     from ..errors import GotaError
     from .distributed import launch_command, world_size
@@ -65,7 +85,7 @@ def _task(cfg) -> None:
                              "among jobs with leaderboard.shards and a Hydra launcher (docs/scaling.md)\n")
             EXIT["code"] = 2
             return
-        _leaderboard(cfg, run_dir)
+        _leaderboard(cfg, run_dir, sweep=hc.mode == RunMode.MULTIRUN)
         return
     overrides = [o for o in hc.overrides.task if not o.startswith(("hydra.run.dir=", "trainer.resume="))]
     resume = shlex.join([*launch_command(), *overrides, f"hydra.run.dir={run_dir}", "trainer.resume=true"])
@@ -79,7 +99,7 @@ def _task(cfg) -> None:
         EXIT["code"] = 130
 
 
-def _leaderboard(cfg, run_dir: str) -> None:
+def _leaderboard(cfg, run_dir: str, sweep: bool) -> None:
     from omegaconf import OmegaConf
 
     from ..errors import GotaError
@@ -89,6 +109,8 @@ def _leaderboard(cfg, run_dir: str) -> None:
     try:
         Leaderboard(**options).run(run_dir)
     except (GotaError, ValueError) as error:
+        if sweep:   # a job of a sweep: the launcher reports the failed job and the sweep fails
+            raise GotaError(f"leaderboard job in {run_dir}: {error}") from None
         sys.stderr.write(f"gota-arena: error: {error}\n")
         EXIT["code"] = 2
 
@@ -142,4 +164,4 @@ def run(argv) -> int:
     return EXIT["code"]
 
 
-__all__ = ["run", "compose", "CheckConfig", "CONF_DIR"]
+__all__ = ["run", "compose", "CheckConfig", "MergeShards", "CONF_DIR"]
