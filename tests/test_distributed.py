@@ -158,6 +158,9 @@ def test_torchrun_command_lines(monkeypatch):
     with pytest.raises(distributed.DistributedError, match="give hydra.run.dir=<folder>"):
         distributed.hydra_overrides([])
     assert distributed.launch_command() == ["torchrun", "--standalone", "--nproc_per_node=2", "-m", "gota_arena"]
+    monkeypatch.setenv("TORCHELASTIC_MAX_RESTARTS", "1")
+    with pytest.raises(distributed.DistributedError, match="torchrun --max-restarts is not supported"):
+        distributed.hydra_overrides(["hydra.run.dir=x"])
 
 
 def test_resume_with_another_number_of_ranks_is_refused(tmp_path):

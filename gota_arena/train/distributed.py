@@ -56,6 +56,15 @@ def world_size() -> int:
     return _env_int("WORLD_SIZE", 1)
 
 
+def check_launch() -> None:
+    """Refuse torchrun options a run cannot honour (DistributedError says what to do instead)."""
+    if world_size() > 1 and _env_int("TORCHELASTIC_MAX_RESTARTS", 0) > 0:
+        # restarted workers do not reconnect a gloo group (torch 2.13: "Gloo connectFullMesh failed")
+        raise DistributedError("torchrun --max-restarts is not supported: restarted ranks cannot rejoin the process "
+                               "group; use --max-restarts=0 (the default) and continue a stopped run with "
+                               "trainer.resume=true and its hydra.run.dir")
+
+
 def rank_seed(seed: int, rank: int) -> int:
     """The seed of a rank's generators (torch, numpy, Python, the league): rank 0 keeps ``seed``."""
     return (seed + 1_000_003 * rank) % 2 ** 63
@@ -65,9 +74,9 @@ class Distributed:
     """One rank's view of the process group (a single rank without torchrun)."""
 
     def __init__(self, device: torch.device, rank: int = 0, world: int = 1, local_rank: int = 0,
-                 local_world: int = 1, backend: Optional[str] = None, restarts: int = 0):
+                 local_world: int = 1, backend: Optional[str] = None):
         self.device, self.rank, self.world = device, rank, world
-        self.local_rank, self.local_world, self.backend, self.restarts = local_rank, local_world, backend, restarts
+        self.local_rank, self.local_world, self.backend = local_rank, local_world, backend
         self.main = rank == 0
         affinity = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
         self.cores = max(1, affinity // local_world)   # never more busy threads than cores on a node
@@ -153,6 +162,7 @@ def setup(device: str = "cpu", backend: str = "auto") -> Distributed:
     """This process's rank, from torchrun's environment (RANK, WORLD_SIZE, LOCAL_RANK,
     LOCAL_WORLD_SIZE); use it as a context manager: it joins the process group and leaves
     it at the end. Checks the device and backend with a message that says what to change."""
+    check_launch()
     world, rank = world_size(), _env_int("RANK", 0)
     local_rank, local_world = _env_int("LOCAL_RANK", 0), _env_int("LOCAL_WORLD_SIZE", 1)
     if backend not in BACKENDS:
@@ -182,8 +192,7 @@ def setup(device: str = "cpu", backend: str = "auto") -> Distributed:
         chosen = backend if backend != "auto" else "nccl" if device.startswith("cuda") else "gloo"
         if chosen == "nccl" and not dist.is_nccl_available():
             raise DistributedError(f"this torch build ({torch.__version__}) has no NCCL; use trainer.backend=gloo")
-    return Distributed(torch.device(device), rank, world, local_rank, local_world, chosen,
-                       _env_int("TORCHELASTIC_RESTART_COUNT", 0))
+    return Distributed(torch.device(device), rank, world, local_rank, local_world, chosen)
 
 
 # ---- the command line under torchrun ---------------------------------------------------------------
@@ -193,6 +202,7 @@ def hydra_overrides(argv) -> list:
     every rank, and Hydra's own files (.hydra/, the job log) written by rank 0 alone."""
     if world_size() <= 1:
         return []
+    check_launch()
     if any(a in ("-m", "--multirun") or a.startswith("--multirun") for a in argv):
         raise DistributedError("torchrun starts one training run on several ranks; a Hydra sweep (-m/--multirun) "
                                "cannot run inside it: drop -m, or sweep with a Hydra launcher instead of torchrun "
@@ -252,5 +262,5 @@ class DigestLog:
             f.write(f"{update} {global_step} {weights_digest(module)} {hashlib.sha256(data).hexdigest()}\n")
 
 
-__all__ = ["Distributed", "DistributedError", "DigestLog", "setup", "rank_seed", "world_size", "hydra_overrides",
+__all__ = ["Distributed", "DistributedError", "DigestLog", "setup", "check_launch", "rank_seed", "world_size", "hydra_overrides",
            "launch_command", "weights_digest", "BACKENDS", "DIGESTS_ENV"]

@@ -178,8 +178,7 @@ def _train(cfg, plain: dict, run_dir: Path, ddp: distributed.Distributed, stop_a
 
     # ---- resume or start -----------------------------------------------------------------------------
     global_step, update, elapsed_before, episodes_before = 0, 0, 0.0, 0
-    resume = T["resume"] or (ddp.restarts > 0 and ckpt_path.exists())   # torchrun restarted failed workers
-    if resume:
+    if T["resume"]:
         if not ckpt_path.exists():
             raise TrainingError(f"trainer.resume=true but {ckpt_path} does not exist: point hydra.run.dir at "
                                 "the folder of the run to continue (it holds checkpoints/last.pt)")
@@ -222,7 +221,7 @@ def _train(cfg, plain: dict, run_dir: Path, ddp: distributed.Distributed, stop_a
     kinds = ([SELF] if n_self else []) + (list(O["pool"]) if league else []) + (
         ["snapshot"] if league and O["snapshots"] else [])
     reporter = Reporter(run_dir, kinds, T["total_steps"], tensorboard=T["tensorboard"], progress=T["progress"],
-                        progress_every=T["progress_every"], resume_step=global_step if resume else None,
+                        progress_every=T["progress_every"], resume_step=global_step if T["resume"] else None,
                         stream=stream, title=plain["name"], quiet=not ddp.main)
     reporter.episodes = episodes_before
     hook = plugins.manager().hook
@@ -231,7 +230,7 @@ def _train(cfg, plain: dict, run_dir: Path, ddp: distributed.Distributed, stop_a
     reporter.write(f"gota-arena {__version__} train: {plain['name']}: {lanes} lanes ({n_self} self-play), "
                    f"{N} agents{ranks}, {global_batch:,} agent-steps per update, {num_updates} updates "
                    f"({T['total_steps']:,} agent-steps), policy {P['name']}, reward {R['name']}, device {device}"
-                   + (f"; resumed at update {update}, step {global_step:,}" if resume else ""))
+                   + (f"; resumed at update {update}, step {global_step:,}" if T["resume"] else ""))
     reporter.write(f"run dir: {run_dir}")
     match_decisions = math.ceil(E["max_ticks"] / E["action_ticks"])
     if T["checkpoint_every"] * S < match_decisions and num_updates > T["checkpoint_every"]:
