@@ -70,7 +70,8 @@ class Leaderboard:
         done = _read_log(log)
         todo = [g for g in games if g.key not in done]
         share = f" (shard {self.shard} of {self.shards})" if self.shards > 1 else ""
-        say(f"leaderboard: {len(playing)} entrants, {len(games)} games{share} ({len(games) - len(todo)} already played)")
+        say(f"leaderboard: {len(playing)} entrants, {len(games)} games{share} "
+            f"({len(games) - len(todo)} already played)")
         with open(log, "a") as f:
             def record(result):
                 f.write(json.dumps(result) + "\n")

@@ -262,5 +262,5 @@ class DigestLog:
             f.write(f"{update} {global_step} {weights_digest(module)} {hashlib.sha256(data).hexdigest()}\n")
 
 
-__all__ = ["Distributed", "DistributedError", "DigestLog", "setup", "check_launch", "rank_seed", "world_size", "hydra_overrides",
-           "launch_command", "weights_digest", "BACKENDS", "DIGESTS_ENV"]
+__all__ = ["Distributed", "DistributedError", "DigestLog", "setup", "check_launch", "rank_seed", "world_size",
+           "hydra_overrides", "launch_command", "weights_digest", "BACKENDS", "DIGESTS_ENV"]

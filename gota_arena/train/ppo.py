@@ -226,7 +226,8 @@ def _train(cfg, plain: dict, run_dir: Path, ddp: distributed.Distributed, stop_a
     reporter.episodes = episodes_before
     hook = plugins.manager().hook
     start_time = time.perf_counter()
-    ranks = f" on each of {ddp.world} ranks ({ddp.backend}, {sim_threads} simulator threads each)" if ddp.world > 1 else ""
+    ranks = (f" on each of {ddp.world} ranks ({ddp.backend}, {sim_threads} simulator threads each)"
+             if ddp.world > 1 else "")
     reporter.write(f"gota-arena {__version__} train: {plain['name']}: {lanes} lanes ({n_self} self-play), "
                    f"{N} agents{ranks}, {global_batch:,} agent-steps per update, {num_updates} updates "
                    f"({T['total_steps']:,} agent-steps), policy {P['name']}, reward {R['name']}, device {device}"
@@ -313,9 +314,9 @@ def _train(cfg, plain: dict, run_dir: Path, ddp: distributed.Distributed, stop_a
                                 league.record(e)
                         rollout_episodes += episodes
                         if ddp.main:
-                            stats = _lane_stats(episodes)
-                            hook.gota_episode_end(episode=EpisodeEnd(stats=stats, opponents=[e["opponent"] for e in episodes],
-                                                                     global_step=global_step + (step + 1) * N * ddp.world))
+                            hook.gota_episode_end(episode=EpisodeEnd(
+                                stats=_lane_stats(episodes), opponents=[e["opponent"] for e in episodes],
+                                global_step=global_step + (step + 1) * N * ddp.world))
                     if stop.hit and ddp.world == 1:
                         break   # several ranks finish the rollout and agree below
                 if ddp.any(stop.hit):
