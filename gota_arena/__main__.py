@@ -4,6 +4,7 @@
     python -m gota_arena demo [--seed N] [--ticks N]            one seeded full match of scripted heroes
     python -m gota_arena plugins                                the loaded plugins and what they register
     python -m gota_arena replay FILE [--png TICK] [--gif A:B]   the viewer page / pictures of a replay (docs/viewer.md)
+    python -m gota_arena leaderboard-merge DIR [--out DIR]      one report of a leaderboard split into shards
 
 Anything that is not a subcommand goes to the Hydra training app: overrides
 (``trainer.total_steps=2_000_000``), ``+experiment=...``, ``--cfg job``, ``--multirun``.
@@ -78,13 +79,14 @@ def plugins_command() -> int:
     return 0
 
 
-SUBCOMMANDS = ("demo", "plugins", "replay", "-h", "--help", "--version")
+SUBCOMMANDS = ("demo", "plugins", "replay", "leaderboard-merge", "-h", "--help", "--version")
 EPILOG = """training (any other arguments go to the Hydra app; docs/training.md):
   python -m gota_arena +experiment=selfplay              both teams learn (the main command)
   python -m gota_arena +experiment=vs_bundled            against a pool of bundled bots
   python -m gota_arena +experiment=league                bots and snapshots of itself, PFSP
   python -m gota_arena +experiment=selfplay trainer.total_steps=20_000_000 trainer.device=cuda
   python -m gota_arena +experiment=selfplay --cfg job    print the composed config
+  torchrun --standalone --nproc_per_node=2 -m gota_arena +experiment=selfplay   on 2 ranks (docs/scaling.md)
   python -m gota_arena --hydra-help                      Hydra's own options"""
 
 
@@ -105,6 +107,10 @@ def main(argv=None) -> int:
     demo_cmd.add_argument("--ticks", type=int, default=MAX_BATTLE_TICKS,
                           help=f"battle ticks before a timeout (default {MAX_BATTLE_TICKS})")
     commands.add_parser("plugins", help="list the loaded plugins: name, version, source, hooks, what they register")
+    merge_cmd = commands.add_parser("leaderboard-merge", help="the report of a leaderboard split among jobs "
+                                    "(leaderboard.shards): every shard's games under DIR, ranked together")
+    merge_cmd.add_argument("dir", help="the sweep folder that holds the shards' folders")
+    merge_cmd.add_argument("--out", help="where the report goes (default: DIR)")
     commands.add_parser("replay", add_help=False,
                         help="write the HTML viewer (and pictures) of a replay file, or record a bot match; "
                              "'replay --help' for its options")
@@ -114,6 +120,10 @@ def main(argv=None) -> int:
             return demo(args.seed, args.ticks)
         if args.command == "plugins":
             return plugins_command()
+        if args.command == "leaderboard-merge":
+            from .evaluate.leaderboard import merge
+            merge(args.dir, args.out)
+            return 0
     except GotaError as error:
         parser.exit(2, f"gota-arena {args.command}: {error}\n")
     return 2

@@ -36,8 +36,8 @@ RULES = tuple(r.value for r in Rule)
 
 @dataclass
 class EnvConfig:
-    lanes: int = 8                       # matches stepped together
-    threads: int = 0                     # simulator threads, 0 = one per core
+    lanes: int = 8                       # matches stepped together (on each rank under torchrun)
+    threads: int = 0                     # simulator threads, 0 = one per core (a rank's share under torchrun)
     action_ticks: int = 4                # ticks per decision (24 ticks = 1 s)
     max_ticks: int = 28800               # battle ticks before a timeout (28,800 = 20 min)
     upkeep: bool = True                  # ability points, shopping, buyback done for the agents
@@ -72,7 +72,7 @@ class RewardConfig:
 
 @dataclass
 class TrainerConfig:
-    total_steps: int = 1_000_000         # agent-steps (one learner row, one decision)
+    total_steps: int = 1_000_000         # agent-steps (one learner row, one decision), all ranks together
     num_steps: int = 64                  # decisions per rollout (the batch is agents x num_steps)
     learning_rate: float = 3e-4
     anneal_lr: bool = True
@@ -88,9 +88,10 @@ class TrainerConfig:
     max_grad_norm: float = 0.5
     target_kl: Optional[float] = None
     seed: int = 1
-    device: str = "cpu"                  # cpu | cuda | cuda:N
+    device: str = "cpu"                  # cpu | cuda | cuda:N (under torchrun: cuda, each rank on cuda:LOCAL_RANK)
+    backend: str = "auto"                # torchrun's process group: auto (gloo on CPU, nccl on CUDA) | gloo | nccl
     torch_threads: int = 1               # torch threads while acting (small batches)
-    learn_threads: int = 0               # torch threads while learning, 0 = one per core
+    learn_threads: int = 0               # torch threads while learning, 0 = one per core (a rank's share)
     checkpoint_every: int = 250          # updates; a checkpoint also starts fresh matches (docs/training.md)
     resume: bool = False                 # continue the run in hydra.run.dir from its checkpoint
     init_from: Optional[str] = None      # start from the weights of a saved policy (.safetensors), new optimizer
@@ -125,6 +126,8 @@ class LeaderboardConfig:
     max_ticks: int = 28800
     device: str = "cpu"                  # where checkpoint entrants run
     replays: List[str] = field(default_factory=list)   # game keys "seed:red:blue" kept as replay files
+    shards: int = 1                      # split the games among this many jobs (a Hydra sweep; docs/scaling.md)
+    shard: int = 0                       # the share this job plays, 0..shards-1; merged by leaderboard-merge
 
 
 @dataclass
@@ -159,6 +162,9 @@ def check_values(cfg) -> None:
     lb = cfg.leaderboard
     need(lb.games_per_pairing >= 1 and lb.lanes >= 1 and lb.threads >= 0, "leaderboard",
          "games_per_pairing and lanes must be >= 1, threads >= 0")
+    need(lb.shards >= 1, "leaderboard.shards", f"must be >= 1, got {lb.shards}")
+    need(0 <= lb.shard < lb.shards, "leaderboard.shard",
+         f"must be in 0..{lb.shards - 1} (leaderboard.shards={lb.shards}), got {lb.shard}")
     need(e.lanes >= 1, "env.lanes", f"must be >= 1, got {e.lanes}")
     need(e.threads >= 0, "env.threads", f"must be >= 0 (0 = one per core), got {e.threads}")
     need(e.action_ticks >= 1, "env.action_ticks", f"must be >= 1, got {e.action_ticks}")
@@ -180,6 +186,10 @@ def check_values(cfg) -> None:
     need(t.torch_threads >= 0 and t.learn_threads >= 0, "trainer.torch_threads/learn_threads", "must be >= 0")
     need(str(t.device) == "cpu" or str(t.device).startswith("cuda"), "trainer.device",
          f"must be cpu, cuda or cuda:N, got {t.device!r}")
+    need(t.backend in ("auto", "gloo", "nccl"), "trainer.backend", f"must be auto, gloo or nccl, got {t.backend!r}")
+    need(t.backend != "nccl" or str(t.device).startswith("cuda"), "trainer.backend",
+         f"nccl needs trainer.device=cuda (NCCL moves GPU tensors only), got trainer.device={t.device}; "
+         "on CPU use trainer.backend=gloo or auto")
     if str(t.device).startswith("cuda"):
         import torch
         need(torch.cuda.is_available(), "trainer.device",

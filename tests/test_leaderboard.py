@@ -120,3 +120,61 @@ def test_leaderboard_experiment_from_the_command_line(tmp_path):
     bad = subprocess.run([sys.executable, "-m", "gota_arena", "+experiment=leaderboard", "leaderboard.lanes=0",
                           f"hydra.run.dir={tmp_path / 'bad'}"], capture_output=True, text=True, timeout=300)
     assert bad.returncode == 2 and "leaderboard" in bad.stderr and not (tmp_path / "bad").exists()
+
+
+# ---- a leaderboard split among jobs (docs/scaling.md) ----------------------------------------------------
+
+def test_a_leaderboard_split_among_joblib_jobs_gives_the_single_run_table(ladder, tmp_path):
+    import subprocess
+    import sys
+    pytest.importorskip("hydra_plugins.hydra_joblib_launcher")
+    sweep = tmp_path / "sweep"
+    proc = subprocess.run([sys.executable, "-m", "gota_arena", "-m", "+experiment=leaderboard", "hydra/launcher=local",
+                           "leaderboard.entrants=[idle,random,base]", "leaderboard.games_per_pairing=1",
+                           f"leaderboard.lanes={LADDER['lanes']}", f"leaderboard.max_ticks={LADDER['max_ticks']}",
+                           "leaderboard.threads=1", "leaderboard.shards=2", "leaderboard.shard=0,1",
+                           f"hydra.sweep.dir={sweep}"], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    assert "(shard 0 of 2)" in proc.stdout and "(shard 1 of 2)" in proc.stdout
+    shard_games = [len((sweep / str(i) / "games.jsonl").read_text().splitlines()) for i in (0, 1)]
+    assert shard_games == [3, 3]                   # each job played half of the 6 games
+    _, rows = ladder
+    assert json.loads((sweep / "leaderboard.json").read_text())["table"] == rows   # merged when the sweep ended
+    # the same merge as a command, into another folder
+    out = tmp_path / "merged"
+    proc = subprocess.run([sys.executable, "-m", "gota_arena", "leaderboard-merge", str(sweep), "--out", str(out)],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads((out / "leaderboard.json").read_text())["table"] == rows
+
+
+def test_merge_refuses_missing_and_unfinished_shards(tmp_path):
+    from gota_arena.errors import GotaError
+    from gota_arena.evaluate.leaderboard import merge
+
+    options = dict(entrants=["idle", "base"], games_per_pairing=1, lanes=1, max_ticks=480, shards=2)
+    with pytest.raises(GotaError, match="no shard.json under"):
+        merge(str(tmp_path))
+    results = Leaderboard(shard=0, **options).run(str(tmp_path / "a"), quiet=True)
+    assert len(results) == 1 and not (tmp_path / "a" / "leaderboard.json").exists()   # a shard ranks nothing
+    with pytest.raises(GotaError, match="shard.s. 1 of 2 missing under"):
+        merge(str(tmp_path))
+    Leaderboard(shard=1, **options).run(str(tmp_path / "b"), quiet=True)
+    (tmp_path / "b" / "games.jsonl").write_text("")   # as if the job had been stopped before its game ended
+    with pytest.raises(GotaError, match=r"shard 1 \(.*b\) has 1 of its 1 games left"):
+        merge(str(tmp_path))
+    Leaderboard(shard=1, **dict(options, max_ticks=240)).run(str(tmp_path / "c"), quiet=True)
+    with pytest.raises(GotaError, match="are shards of different leaderboards"):
+        merge(str(tmp_path))
+    with pytest.raises(ValueError, match="leaderboard.shard=2 with leaderboard.shards=2: the shard must be in"):
+        Leaderboard(shard=2, **options)
+
+
+def test_a_bad_shard_stops_the_command(tmp_path):
+    import subprocess
+    import sys
+    bad = subprocess.run([sys.executable, "-m", "gota_arena", "+experiment=leaderboard", "leaderboard.shards=2",
+                          "leaderboard.shard=2", f"hydra.run.dir={tmp_path / 'bad'}"],
+                         capture_output=True, text=True, timeout=120)
+    assert bad.returncode == 2 and "leaderboard.shard: must be in 0..1 (leaderboard.shards=2), got 2" in bad.stderr
+    assert not (tmp_path / "bad").exists()

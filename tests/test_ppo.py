@@ -376,6 +376,23 @@ def test_resume_gives_the_same_updates_as_an_uninterrupted_run(tmp_path):
     assert sum(e["kind"] == "snapshot" for e in league["entries"]) == 5   # updates 0..4
 
 
+def test_resume_matches_when_snapshots_are_first_drawn_after_it(tmp_path):
+    """A snapshot loaded after the resume (not before, as in the uninterrupted run) must
+    not move the learner's RNG: loading builds a module, whose init draws from torch's."""
+    def config(**trainer):
+        cfg = tiny_config(total_steps=10 * 16 * 6, checkpoint_every=3, **trainer)
+        cfg.opponent.self_play_share, cfg.opponent.snapshot_every = 0.0, 2
+        return cfg
+
+    train(config(), tmp_path / "whole", stream=open(os.devnull, "w"))
+    train(config(), tmp_path / "cut", stop_after=3, stream=open(os.devnull, "w"))
+    train(config(resume=True), tmp_path / "cut", stream=open(os.devnull, "w"))
+    a, b = _weights(tmp_path / "whole"), _weights(tmp_path / "cut")
+    assert a["update"] == b["update"] == 6
+    for key in a["model"]:
+        assert torch.equal(a["model"][key], b["model"][key]), key
+
+
 def test_a_second_start_in_a_run_dir_needs_resume(tmp_path):
     train(tiny_config(total_steps=15 * 16), tmp_path, stream=open(os.devnull, "w"))
     from gota_arena.train.ppo import TrainingError

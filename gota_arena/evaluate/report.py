@@ -13,7 +13,8 @@ COLUMNS = ("rank", "entrant", "games", "wins", "losses", "draws", "timeouts", "w
            "win_rate_hi", "mean_score", "mean_glory", "mean_xp", "rating", "rating_mu", "rating_sigma")
 
 
-def _write(path: str, text: str) -> None:
+def write_text(path: str, text: str) -> None:
+    """Write a file atomically (a temp file, fsync, rename)."""
     tmp = f"{path}.tmp"
     with open(tmp, "w") as f:
         f.write(text)
@@ -59,10 +60,10 @@ def write(directory: str, rows: List[dict], matrix: dict, errors: dict, config: 
     writer = csv.DictWriter(buf, fieldnames=COLUMNS, extrasaction="ignore")
     writer.writeheader()
     writer.writerows(rows)
-    _write(paths["csv"], buf.getvalue())
-    _write(paths["json"], json.dumps({"table": rows, "matrix": matrix, "left_out": errors, "config": config},
+    write_text(paths["csv"], buf.getvalue())
+    write_text(paths["json"], json.dumps({"table": rows, "matrix": matrix, "left_out": errors, "config": config},
                                      indent=2))
-    _write(paths["md"], markdown(rows, matrix, errors))
+    write_text(paths["md"], markdown(rows, matrix, errors))
     plot(paths["png"], rows, matrix)
     return paths
 
@@ -105,4 +106,4 @@ def plot(path: str, rows: List[dict], matrix: dict) -> None:
     os.replace(tmp, path)
 
 
-__all__ = ["write", "text_table", "markdown", "plot"]
+__all__ = ["write", "write_text", "text_table", "markdown", "plot"]

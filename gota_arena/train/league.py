@@ -131,13 +131,16 @@ class League:
         return [e.row() for e in self.entries]
 
     # ---- snapshots ---------------------------------------------------------------------
-    def add_snapshot(self, policy, update: int, global_step: int = 0) -> Entry:
-        """Freeze the learner: a policy file in ``directory`` and a new pool entry."""
+    def add_snapshot(self, policy, update: int, global_step: int = 0, write: bool = True) -> Entry:
+        """Freeze the learner: a policy file in ``directory`` and a new pool entry.
+        ``write=False``: the entry only, for a file another process writes (the ranks
+        of a torchrun run other than 0; it is read when first drawn)."""
         if self.directory is None:
             raise ValueError("a league with snapshots needs a directory for their files")
         name = f"{SNAPSHOT_PREFIX}{update}"
         path = self.directory / f"snapshot-{update:07d}.safetensors"
-        save_policy(policy, str(path), extra={"update": update, "global_step": global_step})
+        if write:
+            save_policy(policy, str(path), extra={"update": update, "global_step": global_step})
         entry = Entry(name, "snapshot", str(path), update, self.window)
         self.entries.append(entry)
         snaps = [e for e in self.entries if e.kind == "snapshot"]
@@ -146,7 +149,10 @@ class League:
         return entry
 
     def _load(self, entry: Entry) -> Opponent:
-        policy = load_policy(entry.path, device=self.device)
+        import torch
+
+        with torch.random.fork_rng(devices=[]):   # building the module must not draw from the learner's
+            policy = load_policy(entry.path, device=self.device)   # generator: a resumed run loads later
         if hasattr(policy, "eval"):
             policy.eval()
         return PolicyOpponent(policy, name=entry.name, deterministic=self.deterministic)

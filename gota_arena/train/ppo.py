@@ -19,7 +19,11 @@ What is particular to GotA:
   league, matches), given the same config and torch threads;
 - Ctrl-C (SIGINT) or SIGTERM: the rollout in progress is dropped, the state at
   the end of the last update is saved, and ``train`` returns with
-  ``interrupted=True``; a second signal stops at once.
+  ``interrupted=True``; a second signal stops at once;
+- under ``torchrun`` each rank plays its own ``env.lanes`` lanes and the
+  gradients are averaged (``train/distributed.py``, docs/scaling.md);
+  ``trainer.total_steps`` counts the agent-steps of all ranks, rank 0 alone
+  writes the run folder, reports and evaluates.
 """
 from __future__ import annotations
 
@@ -44,6 +48,7 @@ from ..errors import GotaError, PluginError
 from ..hookspecs import CheckpointSaved, EpisodeEnd
 from ..learner_env import SELF, LearnerEnv
 from ..policies import load_policy, save_policy
+from . import distributed
 from .checkpoint import FORMAT, load_checkpoint, rng_state, save_checkpoint, set_rng_state
 from .evaluate import evaluate, format_table
 from .league import League
@@ -52,7 +57,7 @@ from .report import Reporter, _fmt_time
 CHECKPOINT = Path("checkpoints") / "last.pt"
 # config keys that may change when a run is resumed (budget, logging, evaluation)
 RESUMABLE = ("trainer.total_steps", "trainer.resume", "trainer.progress", "trainer.progress_every",
-             "trainer.tensorboard", "trainer.plots", "eval")
+             "trainer.tensorboard", "trainer.plots", "trainer.backend", "eval")
 
 
 class TrainingError(GotaError):
@@ -65,9 +70,10 @@ def _plain(cfg) -> dict:
     return json.loads(json.dumps(OmegaConf.to_container(OmegaConf.structured(cfg), enum_to_str=True)))
 
 
-def _env_seed(seed: int, update: int, lanes: int) -> int:
-    """The arena seed of the segment starting after ``update`` (lane i plays seed * lanes + i)."""
-    return (seed * 7919 + update) % ((2 ** 31 - 1) // lanes)
+def _env_seed(seed: int, update: int, lanes: int, rank: int = 0, world: int = 1) -> int:
+    """The arena seed of ``rank``'s segment starting after ``update`` (lane i plays
+    seed * lanes + i, so no two lanes of any ranks share a match seed)."""
+    return (seed * 7919 + update) % ((2 ** 31 - 1) // (lanes * world)) * world + rank
 
 
 class _Interrupt:
@@ -98,25 +104,30 @@ def train(cfg, run_dir, stop_after: Optional[int] = None, stream=None, resume_co
     """Train as ``cfg`` says, writing everything under ``run_dir``; returns a
     summary dict. ``stop_after``: stop (as after Ctrl-C, with a checkpoint)
     once that many updates are done in total (tests). ``resume_command``: the
-    command line that continues this run, shown to the person."""
-    stream = stream or sys.stdout
+    command line that continues this run, shown to the person. Under torchrun
+    every rank calls it (docs/scaling.md)."""
     plain = _plain(cfg)
+    with distributed.setup(plain["trainer"]["device"], plain["trainer"]["backend"]) as ddp:
+        return _train(cfg, plain, Path(run_dir), ddp, stop_after, stream or sys.stdout, resume_command)
+
+
+def _train(cfg, plain: dict, run_dir: Path, ddp: distributed.Distributed, stop_after: Optional[int], stream,
+           resume_command: Optional[str]) -> dict:
     E, P, O, R, T, V = (plain[k] for k in ("env", "policy", "opponent", "reward", "trainer", "eval"))
-    run_dir = Path(run_dir)
-    run_dir.mkdir(parents=True, exist_ok=True)
+    if ddp.main:
+        run_dir.mkdir(parents=True, exist_ok=True)
     ckpt_path = run_dir / CHECKPOINT
 
-    # ---- seeding, device, threads ---------------------------------------------------------
-    random.seed(T["seed"])
-    np.random.seed(T["seed"])
-    torch.manual_seed(T["seed"])
-    device = torch.device(T["device"])
-    if device.type == "cuda" and not torch.cuda.is_available():
-        raise TrainingError(f"trainer.device={T['device']} but torch sees no CUDA device "
-                            f"(torch {torch.__version__}); use trainer.device=cpu")
-    cores = max(1, len(__import__("os").sched_getaffinity(0)))
+    # ---- seeding (apart per rank), device, threads (a rank's share of the cores) ----------------
+    seed = distributed.rank_seed(T["seed"], ddp.rank)
+    random.seed(seed)
+    np.random.seed(seed)
+    torch.manual_seed(seed)
+    device = ddp.device
+    cores = ddp.cores
     act_threads = T["torch_threads"] or cores
     learn_threads = T["learn_threads"] or cores
+    sim_threads = E["threads"] or (cores if ddp.world > 1 else 0)   # 0: the arena's one per core
     torch.set_num_threads(act_threads)
 
     # ---- the policy and its optimizer ------------------------------------------------------
@@ -131,6 +142,7 @@ def train(cfg, run_dir, stop_after: Optional[int] = None, stream=None, resume_co
                                 f"{source.config}; this run builds {policy.adapter} with {policy.config}")
         policy.load_state_dict(source.state_dict())
     policy = policy.to(device)
+    ddp.broadcast_module(policy)   # every rank starts from rank 0's weights
     recurrent = bool(getattr(policy, "recurrent", False))
     optimizer = torch.optim.Adam(policy.parameters(), lr=T["learning_rate"], eps=1e-5)
 
@@ -142,17 +154,18 @@ def train(cfg, run_dir, stop_after: Optional[int] = None, stream=None, resume_co
         league = League(pool=O["pool"], rule=O["rule"], options=O["options"], snapshots=O["snapshots"],
                         max_snapshots=O["max_snapshots"], pfsp_power=O["pfsp_power"], window=O["window"],
                         deterministic=O["deterministic"], directory=run_dir / "league",
-                        seed=T["seed"] + 1, device=str(device))
+                        seed=seed + 1, device=str(device))
 
     # ---- the environment -------------------------------------------------------------------
     reward = plugins.reward_mode(R["name"], **R["options"])
     env = LearnerEnv(lanes=lanes, self_play_lanes=n_self, opponents=league.choose if league else None,
-                     reward=reward, action_ticks=E["action_ticks"], threads=E["threads"],
+                     reward=reward, action_ticks=E["action_ticks"], threads=sim_threads,
                      max_ticks=E["max_ticks"], upkeep=int(E["upkeep"]), **E["match"])
     N, S = env.agents, T["num_steps"]
-    batch_size = N * S
+    batch_size = N * S                   # this rank's
+    global_batch = batch_size * ddp.world
     minibatches = min(T["num_minibatches"], N if recurrent else batch_size)
-    num_updates = max(1, math.ceil(T["total_steps"] / batch_size))
+    num_updates = max(1, math.ceil(T["total_steps"] / global_batch))
 
     # ---- rollout storage -------------------------------------------------------------------------
     obs = torch.zeros((S, N, INFO.obs_size), device=device)
@@ -179,30 +192,44 @@ def train(cfg, run_dir, stop_after: Optional[int] = None, stream=None, resume_co
             raise TrainingError(f"the config differs from the checkpoint's in {', '.join(changed)}; resume with "
                                 f"the run's own overrides (see {run_dir / 'config.yaml'}); only the budget, "
                                 "logging and evaluation may change")
+        if ck.get("world_size", 1) != ddp.world:
+            raise TrainingError(f"{ckpt_path} was written by a run of {ck.get('world_size', 1)} rank(s); resume it "
+                                f"with as many (this one has {ddp.world}): the ranks' matches and RNG states "
+                                "are in the checkpoint")
         policy.load_state_dict(ck["model"])
         optimizer.load_state_dict(ck["optimizer"])
+        mine = ck if ddp.rank == 0 else ck["other_ranks"][ddp.rank - 1]   # this rank's RNG and league states
         if league is not None:
-            league.load_state_dict(ck["league"])
-        set_rng_state(ck["rng"])
+            league.load_state_dict(mine["league"])
+        set_rng_state(mine["rng"])
         global_step, update = int(ck["global_step"]), int(ck["update"])
         elapsed_before, episodes_before = float(ck["elapsed"]), int(ck["episodes"])
     elif ckpt_path.exists():
         raise TrainingError(f"{run_dir} already holds a run ({ckpt_path}); continue it with trainer.resume=true "
                             "or start a new one in another hydra.run.dir")
-    (run_dir / "config.yaml").write_text(OmegaConf.to_yaml(OmegaConf.create(plain)))
+    if ddp.main:
+        (run_dir / "config.yaml").write_text(OmegaConf.to_yaml(OmegaConf.create(plain)))
+
+    def snapshot() -> None:
+        """Rank 0 writes the snapshot file; every rank adds it to its pool (and loads it once it is there)."""
+        league.add_snapshot(policy, update, global_step, write=ddp.main)
+        ddp.barrier()
+
     if league is not None and O["snapshots"] and not any(e.kind == "snapshot" for e in league.entries):
-        league.add_snapshot(policy, update, global_step)
+        snapshot()
 
     kinds = ([SELF] if n_self else []) + (list(O["pool"]) if league else []) + (
         ["snapshot"] if league and O["snapshots"] else [])
     reporter = Reporter(run_dir, kinds, T["total_steps"], tensorboard=T["tensorboard"], progress=T["progress"],
                         progress_every=T["progress_every"], resume_step=global_step if T["resume"] else None,
-                        stream=stream, title=plain["name"])
+                        stream=stream, title=plain["name"], quiet=not ddp.main)
     reporter.episodes = episodes_before
     hook = plugins.manager().hook
     start_time = time.perf_counter()
+    ranks = (f" on each of {ddp.world} ranks ({ddp.backend}, {sim_threads} simulator threads each)"
+             if ddp.world > 1 else "")
     reporter.write(f"gota-arena {__version__} train: {plain['name']}: {lanes} lanes ({n_self} self-play), "
-                   f"{N} agents, {batch_size:,} agent-steps per update, {num_updates} updates "
+                   f"{N} agents{ranks}, {global_batch:,} agent-steps per update, {num_updates} updates "
                    f"({T['total_steps']:,} agent-steps), policy {P['name']}, reward {R['name']}, device {device}"
                    + (f"; resumed at update {update}, step {global_step:,}" if T["resume"] else ""))
     reporter.write(f"run dir: {run_dir}")
@@ -212,13 +239,18 @@ def train(cfg, run_dir, stop_after: Optional[int] = None, stream=None, resume_co
                        f"{S} decisions) is shorter than a match that times out ({match_decisions} decisions): "
                        "such matches are cut before they end; raise trainer.checkpoint_every")
 
-    def checkpoint(reason: str) -> str:
+    def checkpoint(reason: str) -> Optional[str]:
+        """Every rank calls it (its RNG and league states go to rank 0); rank 0 writes."""
+        states = ddp.gather({"rng": saved_rng, "league": saved_league})
+        if not ddp.main:
+            return None
         payload = {"format": FORMAT, "contract_hash": f"{INFO.hash:016x}", "gota_arena": __version__,
                    "config": json.dumps(plain), "adapter": policy.adapter, "policy_config": json.dumps(policy.config),
                    "model": policy.state_dict(), "optimizer": optimizer.state_dict(),
                    "update": update, "global_step": global_step, "episodes": reporter.episodes,
                    "elapsed": elapsed_before + time.perf_counter() - start_time,
-                   "rng": saved_rng, "league": saved_league, "reason": reason}
+                   "rng": saved_rng, "league": saved_league, "reason": reason,
+                   "world_size": ddp.world, "other_ranks": states[1:]}
         path = save_checkpoint(ckpt_path, payload)
         save_policy(policy, str(run_dir / "policy.safetensors"), extra={"update": update, "global_step": global_step})
         if league is not None:
@@ -228,13 +260,14 @@ def train(cfg, run_dir, stop_after: Optional[int] = None, stream=None, resume_co
         return path
 
     def start_segment():
-        o, m = env.reset(seed=_env_seed(T["seed"], update, lanes))
+        o, m = env.reset(seed=_env_seed(T["seed"], update, lanes, ddp.rank, ddp.world))
         return (torch.as_tensor(o, device=device), torch.as_tensor(m, device=device) != 0,
                 torch.ones(N, device=device), policy.initial_state(N), np.zeros(N))
 
     next_obs, next_masks, next_done, state, ep_return = start_segment()
     if update == 0:
-        policy.update_obs_stats(next_obs)   # a first estimate before any normalised observation is stored
+        ddp.update_obs_stats(policy, next_obs)   # a first estimate before any normalised observation is stored
+    digests = distributed.DigestLog.from_env(ddp.rank)   # GOTA_DIGESTS: the ranks-in-sync check
     interrupted = stopped = False
     saved_rng, saved_league = rng_state(), (league.state_dict() if league else {})
     try:
@@ -249,6 +282,7 @@ def train(cfg, run_dir, stop_after: Optional[int] = None, stream=None, resume_co
 
                 # ---- rollout ------------------------------------------------------------------------
                 initial_state = None if state is None else tuple(s.clone() for s in state)
+                rollout_episodes, rollout_returns = [], []   # for rank 0's report, under torchrun
                 raw_sum = torch.zeros(INFO.obs_size, dtype=torch.float64, device=device)
                 raw_sq = torch.zeros(INFO.obs_size, dtype=torch.float64, device=device)
                 policy.eval()
@@ -271,22 +305,35 @@ def train(cfg, run_dir, stop_after: Optional[int] = None, stream=None, resume_co
                     if d.any():
                         for value_ in ep_return[d]:
                             reporter.episode_return(value_)
+                        rollout_returns += ep_return[d].tolist()
                         ep_return[d] = 0.0
                     if episodes:
                         for e in episodes:
                             reporter.episode(e)
                             if league is not None:
                                 league.record(e)
-                        stats = _lane_stats(episodes)
-                        hook.gota_episode_end(episode=EpisodeEnd(stats=stats, opponents=[e["opponent"] for e in episodes],
-                                                                 global_step=global_step + (step + 1) * N))
-                    if stop.hit:
-                        break
-                if stop.hit:
+                        rollout_episodes += episodes
+                        if ddp.main:
+                            hook.gota_episode_end(episode=EpisodeEnd(
+                                stats=_lane_stats(episodes), opponents=[e["opponent"] for e in episodes],
+                                global_step=global_step + (step + 1) * N * ddp.world))
+                    if stop.hit and ddp.world == 1:
+                        break   # several ranks finish the rollout and agree below
+                if ddp.any(stop.hit):
                     reporter.episodes = saved_episodes
                     interrupted = True
                     break
-                global_step += batch_size
+                global_step += global_batch
+                if ddp.world > 1:   # rank 0 reports the other ranks' episodes too
+                    for episodes, returns in (ddp.gather((rollout_episodes, rollout_returns)) or [])[1:]:
+                        for value_ in returns:
+                            reporter.episode_return(value_)
+                        for e in episodes:
+                            reporter.episode(e)
+                        if episodes:
+                            hook.gota_episode_end(episode=EpisodeEnd(stats=_lane_stats(episodes),
+                                                                     opponents=[e["opponent"] for e in episodes],
+                                                                     global_step=global_step))
                 t_rollout = time.perf_counter() - t0
 
                 # ---- GAE: advantages and returns ------------------------------------------------------
@@ -363,17 +410,22 @@ def train(cfg, run_dir, stop_after: Optional[int] = None, stream=None, resume_co
 
                         optimizer.zero_grad()
                         loss.backward()
+                        ddp.average_gradients(policy)
                         torch.nn.utils.clip_grad_norm_(policy.parameters(), T["max_grad_norm"])
                         optimizer.step()
 
-                    if T["target_kl"] is not None and approx_kl > T["target_kl"]:
-                        break
+                    if T["target_kl"] is not None and ddp.mean(approx_kl) > T["target_kl"]:
+                        break   # decided on the ranks' mean kl: every rank stops at the same epoch
                 torch.set_num_threads(act_threads)
-                # the running observation statistics move once per update, after learning
-                policy.update_obs_moments(batch_size, raw_sum / batch_size,
-                                          (raw_sq / batch_size - (raw_sum / batch_size) ** 2).clamp(min=0))
+                # the running observation statistics move once per update, after learning, by every rank's rollout
+                ddp.sum_(raw_sum)
+                ddp.sum_(raw_sq)
+                policy.update_obs_moments(global_batch, raw_sum / global_batch,
+                                          (raw_sq / global_batch - (raw_sum / global_batch) ** 2).clamp(min=0))
                 t_learn = time.perf_counter() - t1
                 update += 1
+                if digests:
+                    digests.write(update, global_step, policy, obs)
 
                 # ---- metrics -------------------------------------------------------------------------------------
                 y_pred, y_true = b_values.cpu().numpy(), b_returns.cpu().numpy()
@@ -381,7 +433,7 @@ def train(cfg, run_dir, stop_after: Optional[int] = None, stream=None, resume_co
                 explained_var = np.nan if var_y == 0 else 1 - np.var(y_true - y_pred) / var_y
                 metrics = {
                     "charts/learning_rate": optimizer.param_groups[0]["lr"],
-                    "charts/SPS": batch_size / (t_rollout + t_learn),
+                    "charts/SPS": global_batch / (t_rollout + t_learn),
                     "charts/reward_mean": rewards.mean().item(),
                     "losses/value_loss": v_loss.item(), "losses/policy_loss": pg_loss.item(),
                     "losses/entropy": entropy_loss.item(), "losses/old_approx_kl": old_approx_kl.item(),
@@ -393,7 +445,7 @@ def train(cfg, run_dir, stop_after: Optional[int] = None, stream=None, resume_co
 
                 # ---- league snapshots and checkpoints (a checkpoint closes a segment) -------------------------------
                 if league is not None and O["snapshots"] and update % O["snapshot_every"] == 0:
-                    league.add_snapshot(policy, update, global_step)
+                    snapshot()
                 stopping = stop_after is not None and update >= stop_after
                 if update % T["checkpoint_every"] == 0 or update == num_updates or stopping:
                     saved_rng, saved_league = rng_state(), (league.state_dict() if league else {})
@@ -418,7 +470,7 @@ def train(cfg, run_dir, stop_after: Optional[int] = None, stream=None, resume_co
         checkpoint("interrupted")
         reporter.write(f"interrupted: saved the state after update {update} (step {global_step:,}) in {ckpt_path}"
                        + (f"\ncontinue with: {resume_command}" if resume_command else ""))
-    if interrupted or stopped:
+    if interrupted or stopped or not ddp.main:   # rank 0 alone evaluates, plots and sums up
         reporter.close()
         return summary
 
@@ -428,7 +480,7 @@ def train(cfg, run_dir, stop_after: Optional[int] = None, stream=None, resume_co
                        f"{V['matches']} matches each ...")
         policy.eval()
         rows = evaluate(policy, V["opponents"], matches=V["matches"], deterministic=V["deterministic"],
-                        seed=V["seed"], threads=E["threads"], action_ticks=E["action_ticks"],
+                        seed=V["seed"], threads=sim_threads, action_ticks=E["action_ticks"],
                         max_ticks=V["max_ticks"] or E["max_ticks"], upkeep=E["upkeep"], match=E["match"],
                         output_dir=str(run_dir))
         (run_dir / "eval.json").write_text(json.dumps(rows, indent=1))

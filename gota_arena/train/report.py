@@ -40,8 +40,12 @@ def _fmt_time(seconds: float) -> str:
 
 class Reporter:
     def __init__(self, run_dir, kinds, total_steps: int, tensorboard: bool = True, progress: bool = True,
-                 progress_every: float = 5.0, resume_step: Optional[int] = None, stream=None, title: str = ""):
+                 progress_every: float = 5.0, resume_step: Optional[int] = None, stream=None, title: str = "",
+                 quiet: bool = False):
+        """``quiet``: count episodes and build rows but write nothing (no files, no lines):
+        a torchrun rank other than 0."""
         self.run_dir = Path(run_dir)
+        self.quiet = quiet
         self.title = title or self.run_dir.name
         self.kinds = list(dict.fromkeys(kinds))
         self.total_steps = total_steps
@@ -61,9 +65,10 @@ class Reporter:
         self._line_open = False
         self.last = {}
         self.csv_path = self.run_dir / "metrics.csv"
-        self._open_csv(resume_step)
-        self.tb = None
-        if tensorboard:
+        self._csv = self._writer = self.tb = None
+        if not quiet:
+            self._open_csv(resume_step)
+        if tensorboard and not quiet:
             try:
                 from torch.utils.tensorboard import SummaryWriter
                 self.tb = SummaryWriter(str(self.run_dir / "tensorboard"),
@@ -117,8 +122,9 @@ class Reporter:
             row[f"charts/win_rate/{k}"] = self.win_rate(k)
             row[f"charts/glory/{k}"] = self.mean_glory(k)
         row.update(time=round(time.perf_counter() - self.started, 3), update=update, global_step=global_step)
-        self._writer.writerow({k: ("" if isinstance(v, float) and math.isnan(v) else v) for k, v in row.items()})
-        self._csv.flush()
+        if self._writer is not None:
+            self._writer.writerow({k: ("" if isinstance(v, float) and math.isnan(v) else v) for k, v in row.items()})
+            self._csv.flush()
         if self.tb is not None:
             for k, v in row.items():
                 if "/" in k and isinstance(v, (int, float)) and not math.isnan(v):
@@ -152,6 +158,8 @@ class Reporter:
 
     def write(self, text: str, transient: bool = False) -> None:
         """A line for the person watching; on a terminal the progress line is redrawn in place."""
+        if self.quiet:
+            return
         if self.tty and transient:
             self.stream.write("\r\033[K" + text)
             self._line_open = True
@@ -211,7 +219,8 @@ class Reporter:
         if self._line_open:
             self.stream.write("\n")
             self._line_open = False
-        self._csv.close()
+        if self._csv is not None:
+            self._csv.close()
         if self.tb is not None:
             self.tb.close()
 
