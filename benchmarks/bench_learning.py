@@ -39,8 +39,8 @@ from gota_arena.train.evaluate import evaluate, format_table  # noqa: E402
 from gota_arena.train.ppo import train  # noqa: E402
 
 # the benchmark's settings on top of the vs_bundled experiment
-# (16 ticks a decision: the simulator is a small share of a step, so twice the game per CPU-second; lr 1e-3:
-# at 3e-4 the policy hardly moved, approx_kl ~0.003)
+# (16 ticks a decision: the simulator is the smaller part of a step, so about 1.7 times the game per
+# CPU-second; lr 1e-3: at 3e-4 the policy hardly moved, approx_kl ~0.005; docs/training.md)
 SETTINGS = ["env.lanes=16", "env.action_ticks=16", "trainer.gamma=0.99", "trainer.learning_rate=1e-3",
             "trainer.update_epochs=3", "trainer.learn_threads=1", "trainer.checkpoint_every=1000", "eval.enabled=false",
             "trainer.progress_every=60"]
@@ -50,7 +50,7 @@ ACTING = "sampling"   # how the trained policy is declared to act (it acts so in
 # (opponent pool, the phase's own settings) of each phase; a pool plays one opponent per episode, drawn
 # uniformly. idle stays in phase 2 so that learning to beat random does not unlearn beating idle; phase 2
 # fine-tunes at lr 3e-4: restarting at 1e-3 (with a fresh optimizer) knocked the policy off (approx_kl 0.06
-# on its first update) and its win rate against random fell from 90 % to about 20 % before recovering
+# on its first update) and its training win rate against random fell to about 20 % before recovering
 PHASES = ((["idle"], []), (["idle", "random"], ["trainer.learning_rate=3e-4"]))
 
 
