@@ -154,10 +154,15 @@ int contract_decode(const GotaMatch *m, int seat, const int32_t heads[CONTRACT_H
 int contract_act(GotaMatch *m, int seat, const int32_t heads[CONTRACT_HEADS])
 {
     ContractSlots cs;
-    int has_hero = contract_slots(m, seat, &cs) == 0;
+    contract_slots(m, seat, &cs);
+    return contract_act_slots(m, &cs, seat, heads);
+}
+
+int contract_act_slots(GotaMatch *m, const ContractSlots *cs, int seat, const int32_t heads[CONTRACT_HEADS])
+{
     GotaCommand cmd;
-    if (contract_decode_slots(m, &cs, seat, heads, &cmd) == CONTRACT_DECODE_INVALID) {
-        if (has_hero) m->hero[seat].stats.invalid_actions++;
+    if (contract_decode_slots(m, cs, seat, heads, &cmd) == CONTRACT_DECODE_INVALID) {
+        if (cs->self >= 0) m->hero[seat].stats.invalid_actions++;
         return CONTRACT_ACT_INVALID;
     }
     if (cmd.verb == GOTA_CMD_NOOP) return GOTA_ACT_OK;   /* a noop issues nothing */

@@ -76,6 +76,7 @@ static int lane_start(GotaBatch *b, BatchLane *L, int64_t seed)
     L->learner_team = learner;
     L->opponent = opponent;
     L->learner_bot_now = L->learner_bot;
+    L->slots_ready = 0;
     for (int t = 0; t < 2; t++) L->potential[t] = lane_team_score(m, t, NULL);
     return GOTA_OK;
 }
@@ -159,10 +160,11 @@ static int lane_row_is_bot(const BatchLane *L, int32_t j)
 }
 
 /* Observations and masks of every agent of lane i for the current state; a
- * bot's row is zeros with only noop allowed. */
-static void lane_observe(const GotaBatch *b, int32_t i)
+ * bot's row is zeros with only noop allowed. The slot tables are kept: the
+ * next decisions are decoded against the very table their observation showed. */
+static void lane_observe(GotaBatch *b, int32_t i)
 {
-    const BatchLane *L = &b->lane[i];
+    BatchLane *L = &b->lane[i];
     for (int32_t j = 0; j < b->agents_per_lane; j++) {
         int64_t a = (int64_t)i * b->agents_per_lane + j;
         int32_t seat = lane_seat(L, j);
@@ -174,15 +176,16 @@ static void lane_observe(const GotaBatch *b, int32_t i)
             mask[MASK_VERB + VERB_NOOP] = 1;
             continue;
         }
-        ContractSlots cs;
-        if (contract_slots(L->match, seat, &cs) == 0) {
-            contract_observe_slots(L->match, &cs, seat, obs);
-            contract_mask_slots(L->match, &cs, seat, mask);
+        ContractSlots *cs = &L->slots[j];
+        if (contract_slots(L->match, seat, cs) == 0) {
+            contract_observe_slots(L->match, cs, seat, obs);
+            contract_mask_slots(L->match, cs, seat, mask);
         } else {
             contract_observe(L->match, seat, obs);
             contract_mask(L->match, seat, mask);
         }
     }
+    L->slots_ready = 1;
 }
 
 static void lane_zero_outputs(const GotaBatch *b, int32_t i)
@@ -220,7 +223,11 @@ static int lane_step(GotaBatch *b, int32_t i)
             int32_t seat = lane_seat(L, j);
             int slot = m->hero_slot[seat];
             if (slot < 0 || !m->unit[slot].alive || lane_row_is_bot(L, j)) continue;   /* not acting: ignored */
-            contract_act(m, seat, b->job_actions + (a0 + j) * CONTRACT_HEADS);
+            const int32_t *heads = b->job_actions + (a0 + j) * CONTRACT_HEADS;
+            if (L->slots_ready)
+                contract_act_slots(m, &L->slots[j], seat, heads);
+            else
+                contract_act(m, seat, heads);
         }
         int err = gota_match_step(m, b->action_ticks, NULL);
         if (err != GOTA_OK) return err;
@@ -393,6 +400,7 @@ void gota_batch_free(GotaBatch *b)
             basic_program_release(b->lane[i].learner_script);
         }
     free(b->lane);
+    free(b->slots);
     free(b->opponents);
     free(b);
 }
@@ -428,7 +436,8 @@ GotaBatch *gota_batch_new(const GotaConfig *base, int32_t lanes, int32_t action_
         b->opponent_count = opponent_count;
         b->opponents = malloc((size_t)opponent_count * sizeof *b->opponents);
         b->lane = calloc((size_t)lanes, sizeof *b->lane);
-        if (!b->opponents || !b->lane) code = GOTA_ERR_NOMEM;
+        b->slots = calloc((size_t)b->agents, sizeof *b->slots);
+        if (!b->opponents || !b->lane || !b->slots) code = GOTA_ERR_NOMEM;
     }
     if (code == GOTA_OK) {
         memcpy(b->opponents, opponents, (size_t)opponent_count * sizeof *b->opponents);
@@ -436,6 +445,7 @@ GotaBatch *gota_batch_new(const GotaConfig *base, int32_t lanes, int32_t action_
         for (int32_t i = 0; i < lanes && code == GOTA_OK; i++) {
             b->lane[i].opponent_override = -1;
             b->lane[i].next_seed = -1;
+            b->lane[i].slots = b->slots + (int64_t)i * b->agents_per_lane;
             code = lane_start(b, &b->lane[i], i);
         }
     }

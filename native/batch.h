@@ -14,6 +14,7 @@
 #include <pthread.h>
 #include "gota.h"
 #include "nav.h"
+#include "contract.h"
 
 typedef struct {
     GotaMatch *match;
@@ -29,6 +30,8 @@ typedef struct {
     int64_t potential[2];     /* leaderboard potential per team, at the last decision */
     int err;                  /* this lane's code of the current job */
     NavSearch *search;        /* the A* scratch lent while a thread runs the lane's job */
+    ContractSlots *slots;     /* per agent row: the slot table of the last observation */
+    int slots_ready;          /* slots were written for the running match's current state */
 } BatchLane;
 
 enum { BATCH_JOB_NONE = 0, BATCH_JOB_RESET, BATCH_JOB_STEP, BATCH_JOB_EXIT };
@@ -53,6 +56,7 @@ struct GotaBatch {
     int32_t opponent_count;
     int32_t *opponents;
     BatchLane *lane;
+    ContractSlots *slots;     /* agents entries: the lanes' slot tables */
     /* the current job's arguments */
     int64_t job_seed;
     const int32_t *job_actions;

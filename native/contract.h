@@ -214,6 +214,8 @@ int contract_decode_slots(const struct GotaMatch *m, const ContractSlots *cs, in
  * which issues nothing), or CONTRACT_ACT_INVALID for an invalid decode, which
  * is counted in the seat's stats.invalid_actions. */
 int contract_act(struct GotaMatch *m, int seat, const int32_t heads[CONTRACT_HEADS]);
+/* The same against a slot table taken from the current state. */
+int contract_act_slots(struct GotaMatch *m, const ContractSlots *cs, int seat, const int32_t heads[CONTRACT_HEADS]);
 /* MASK_SIZE bytes (conditional form). A seat without a hero gets noop only. */
 void contract_mask(const struct GotaMatch *m, int seat, uint8_t *mask);
 void contract_mask_slots(const struct GotaMatch *m, const ContractSlots *cs, int seat, uint8_t *mask);
