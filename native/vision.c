@@ -394,22 +394,6 @@ static uint64_t mix64(uint64_t h, uint64_t v)
     return h;
 }
 
-/* OR `bits` (window columns, bit 0 = column c0) into a 116-bit row. */
-static void or_row(uint64_t *row, uint64_t bits, int c0)
-{
-    if (c0 < 0) {
-        bits >>= -c0;                   /* -c0 <= VR; the dropped bits are off-map zeros */
-        c0 = 0;
-    }
-    if (c0 < 64) {
-        row[0] |= bits << c0;
-        if (c0 > 0)
-            row[1] |= bits >> (64 - c0);
-    } else {
-        row[1] |= bits << (c0 - 64);    /* bits past column 115 are zero */
-    }
-}
-
 /* OR one window into a team grid, resolving its diff bits for the buildings
  * alive now (skip = the source building, -1 for units). */
 static void apply_window(const VisionTables *t, uint64_t (*grid)[VISION_WORDS],
@@ -418,29 +402,47 @@ static void apply_window(const VisionTables *t, uint64_t (*grid)[VISION_WORDS],
                          const uint8_t *alive, uint64_t alive_mask, uint64_t dead_mask)
 {
     int rows = 2 * r + 1;
-    int mode;                           /* 0: all only, 1: all | diff, 2: trace */
-    if ((mask & dead_mask) == 0)
-        mode = 0;
-    else if ((mask & alive_mask) == 0)
-        mode = 1;
-    else
-        mode = 2;
-    int h0 = t->terrain[map_index(sx, sz)] + eye;
-    for (int j = 0; j < rows; j++) {
-        int tz = sz - r + j;
-        if (tz < 0 || tz >= MAP_N)
-            continue;
-        uint32_t bits = all[j];
-        uint32_t d = diff[j];
-        if (d && mode == 1) {
-            bits |= d;
-        } else if (d && mode == 2) {
-            for (int b = 0; b < rows; b++)
-                if (((d >> b) & 1u) && ray_clear(t, sx, sz, h0, b - r, j - r, alive, skip))
-                    bits |= (uint32_t)1 << b;
+    int j0 = sz - r < 0 ? r - sz : 0;   /* rows on the map only */
+    int j1 = sz + r >= MAP_N ? MAP_N - 1 - sz + r : rows - 1;
+    uint32_t resolved[VW];
+    const uint32_t *bits = all;
+    if ((mask & dead_mask) != 0) {      /* else: every building on a diff ray stands */
+        if ((mask & alive_mask) == 0) { /* all of them fell: every diff bit is clear */
+            for (int j = j0; j <= j1; j++)
+                resolved[j] = all[j] | diff[j];
+        } else {                        /* trace the diff bits against the live buildings */
+            int h0 = t->terrain[map_index(sx, sz)] + eye;
+            for (int j = j0; j <= j1; j++) {
+                resolved[j] = all[j];
+                for (uint32_t d = diff[j]; d; d &= d - 1) {
+                    int b = __builtin_ctz(d);
+                    if (ray_clear(t, sx, sz, h0, b - r, j - r, alive, skip))
+                        resolved[j] |= (uint32_t)1 << b;
+                }
+            }
         }
-        if (bits)
-            or_row(grid[tz], bits, sx - r);
+        bits = resolved;
+    }
+    /* Window bit b lands on column c0 + b of the 116-bit row (columns off the
+     * map are never set in a window). One loop per placement keeps each to a
+     * load, a shift and an OR or two per row. */
+    int c0 = sx - r, n = j1 - j0 + 1;
+    uint64_t (*g)[VISION_WORDS] = &grid[sz - r + j0];
+    bits += j0;
+    if (c0 < 0) {                       /* left edge: all in word 0 */
+        int sh = -c0;
+        for (int k = 0; k < n; k++)
+            g[k][0] |= (uint64_t)bits[k] >> sh;
+    } else if (c0 >= 64 || c0 + rows <= 64) {   /* inside one word */
+        int w = c0 >> 6, sh = c0 & 63;
+        for (int k = 0; k < n; k++)
+            g[k][w] |= (uint64_t)bits[k] << sh;
+    } else {                            /* across columns 63 | 64 (0 < c0 < 64) */
+        int sh = c0;
+        for (int k = 0; k < n; k++) {
+            g[k][0] |= (uint64_t)bits[k] << sh;
+            g[k][1] |= (uint64_t)bits[k] >> (64 - sh);
+        }
     }
 }
 
