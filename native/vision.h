@@ -15,9 +15,10 @@
  *
  * Speed: line of sight from every walkable tile is precomputed once per source
  * kind (shared, immutable) twice: with every building standing and with none.
- * Where the two agree nothing is traced at run time; where they differ the ray
- * is traced against the buildings alive now. A team grid is rebuilt only when
- * one of its source tiles or a building's life changed.
+ * Where the two agree nothing is traced at run time; where they differ the
+ * buildings on the ray decide (all standing: hidden, all fallen: visible) and
+ * only a ray with both is traced against the buildings alive now. A team grid
+ * is rebuilt only when one of its source tiles or a building's life changed.
  */
 #ifndef GOTA_VISION_H
 #define GOTA_VISION_H
