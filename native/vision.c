@@ -37,11 +37,14 @@
  *
  * Cache: vision_update hashes its inputs (source count, each source's tile and
  * kind in order, the alive flags of all buildings, the tables pointer) into a
- * 64-bit key and skips the rebuild when it equals the stored key. A rebuild
+ * 64-bit key and skips the update when it equals the stored key. The grid
  * starts from the team's buildings' grid, kept (exactly keyed by the alive
- * mask and the tables) until a building's life changes. A NULL
- * building_alive means every building stands. Sources with an out-of-range
- * tile or kind are ignored.
+ * mask and the tables) until a building's life changes. While that grid
+ * stays, an update compares the sources with the last update's (src_key) and
+ * redoes only the rows under the windows of the sources that went or came;
+ * otherwise, or with more than VISION_KEPT_SOURCES sources, it ORs every
+ * window. A NULL building_alive means every building stands. Sources with an
+ * out-of-range tile or kind are ignored.
  *
  * Ownership: vision_tables_build returns a heap object owned by the caller
  * (free with vision_tables_free); it copies everything it needs from the
@@ -69,6 +72,7 @@
 _Static_assert(MAP_BUILDINGS <= 64, "building masks are 64-bit");
 _Static_assert(VW <= 32, "window rows are 32-bit");
 _Static_assert(MAP_N <= 64 * VISION_WORDS, "a row fits VISION_WORDS words");
+_Static_assert(MAP_TILES * VISION_KINDS <= 65536, "source keys are 16-bit");
 
 static const int kind_radius[VISION_KINDS] = {10, 5};
 static const int kind_eye[VISION_KINDS] = {14, 12};
@@ -470,52 +474,95 @@ static uint64_t mix64(uint64_t h, uint64_t v)
     return h;
 }
 
-/* OR one window into a team grid, resolving its diff bits for the buildings
- * alive now (skip = the source building, -1 for units). */
-static void apply_window(const VisionTables *t, uint64_t (*grid)[VISION_WORDS],
-                         int sx, int sz, int r, int eye, int skip,
-                         const uint32_t *all, const uint32_t *diff, uint64_t mask,
-                         const uint8_t *ray_idx,
-                         const uint8_t *alive, uint64_t alive_mask, uint64_t dead_mask)
+/* The buildings alive now, as the windows need them. */
+typedef struct {
+    const uint8_t *alive;               /* per building, for tracing */
+    uint64_t alive_mask, dead_mask;
+} Live;
+
+/* One window of the tables and where it stands (skip = the source building,
+ * -1 for units). */
+typedef struct {
+    int sx, sz, r, eye, skip;
+    const uint32_t *all, *diff;
+    uint64_t mask;
+    const uint8_t *ray_idx;
+} Window;
+
+static Window unit_window(const VisionTables *t, int key)
 {
-    int rows = 2 * r + 1;
-    int j0 = sz - r < 0 ? r - sz : 0;   /* rows on the map only */
-    int j1 = sz + r >= MAP_N ? MAP_N - 1 - sz + r : rows - 1;
-    uint32_t resolved[VW];
-    const uint32_t *bits = all;
-    if ((mask & dead_mask) != 0) {      /* else: every building on a diff ray stands */
-        if ((mask & alive_mask) == 0) { /* all of them fell: every diff bit is clear */
-            for (int j = j0; j <= j1; j++)
-                resolved[j] = all[j] | diff[j];
-        } else {                        /* the same per diff ray; trace the mixed ones */
-            int h0 = t->terrain[map_index(sx, sz)] + eye;
-            for (int j = j0; j <= j1; j++) {   /* rows off the map hold no diff bits */
-                resolved[j] = all[j];
-                for (uint32_t d = diff[j]; d; d &= d - 1) {
-                    uint64_t set = t->ray_set[*ray_idx++];
-                    int b = __builtin_ctz(d);
-                    if ((set & dead_mask) != 0 &&
-                        ((set & alive_mask) == 0 || ray_clear(t, sx, sz, h0, b - r, j - r, alive, skip)))
-                        resolved[j] |= (uint32_t)1 << b;
-                }
-            }
-        }
-        bits = resolved;
+    int tile = key / VISION_KINDS;
+    const VisionKind *vk = &t->kind[key % VISION_KINDS];
+    const uint32_t *w = vk->win + (size_t)tile * 2u * (size_t)vk->rows;
+    return (Window){tile % MAP_N, tile / MAP_N, vk->radius, vk->eye, -1, w, w + vk->rows,
+                    vk->mask[tile], t->ray_idx + vk->ray_at[tile]};
+}
+
+static Window building_window(const VisionTables *t, int i)
+{
+    const VisionBuilding *vb = &t->bld[i];
+    return (Window){vb->tx, vb->tz, vb->radius, vb->eye, i, vb->all, vb->diff, vb->mask,
+                    t->ray_idx + vb->ray_at};
+}
+
+/* The window's rows j0..j1 with its diff bits resolved for the buildings
+ * alive now: `all` itself when every building on a diff ray stands, else
+ * `out`. */
+static const uint32_t *resolve_window(const VisionTables *t, const Live *live, const Window *w,
+                                      int j0, int j1, uint32_t *out)
+{
+    if ((w->mask & live->dead_mask) == 0)
+        return w->all;
+    if ((w->mask & live->alive_mask) == 0) {    /* all of them fell: every diff bit is clear */
+        for (int j = j0; j <= j1; j++)
+            out[j] = w->all[j] | w->diff[j];
+        return out;
     }
+    /* the same per diff ray; trace the mixed ones */
+    const uint8_t *ray_idx = w->ray_idx;
+    int h0 = t->terrain[map_index(w->sx, w->sz)] + w->eye;
+    for (int j = j0; j <= j1; j++) {    /* rows off the map hold no diff bits */
+        out[j] = w->all[j];
+        for (uint32_t d = w->diff[j]; d; d &= d - 1) {
+            uint64_t set = t->ray_set[*ray_idx++];
+            int b = __builtin_ctz(d);
+            if ((set & live->dead_mask) != 0 &&
+                ((set & live->alive_mask) == 0 ||
+                 ray_clear(t, w->sx, w->sz, h0, b - w->r, j - w->r, live->alive, w->skip)))
+                out[j] |= (uint32_t)1 << b;
+        }
+    }
+    return out;
+}
+
+/* The window's rows on the map: j0..j1 of 0..2r. */
+static void window_rows(const Window *w, int *j0, int *j1)
+{
+    *j0 = w->sz - w->r < 0 ? w->r - w->sz : 0;
+    *j1 = w->sz + w->r >= MAP_N ? MAP_N - 1 - w->sz + w->r : 2 * w->r;
+}
+
+/* OR one window into a team grid. */
+static void apply_window(const VisionTables *t, const Live *live, const Window *w,
+                         uint64_t (*grid)[VISION_WORDS])
+{
+    int j0, j1;
+    window_rows(w, &j0, &j1);
+    uint32_t resolved[VW];
+    const uint32_t *bits = resolve_window(t, live, w, j0, j1, resolved) + j0;
     /* Window bit b lands on column c0 + b of the 116-bit row (columns off the
      * map are never set in a window). One loop per placement keeps each to a
      * load, a shift and an OR or two per row. */
-    int c0 = sx - r, n = j1 - j0 + 1;
-    uint64_t (*g)[VISION_WORDS] = &grid[sz - r + j0];
-    bits += j0;
+    int c0 = w->sx - w->r, n = j1 - j0 + 1;
+    uint64_t (*g)[VISION_WORDS] = &grid[w->sz - w->r + j0];
     if (c0 < 0) {                       /* left edge: all in word 0 */
         int sh = -c0;
         for (int k = 0; k < n; k++)
             g[k][0] |= (uint64_t)bits[k] >> sh;
-    } else if (c0 >= 64 || c0 + rows <= 64) {   /* inside one word */
-        int w = c0 >> 6, sh = c0 & 63;
+    } else if (c0 >= 64 || c0 + 2 * w->r + 1 <= 64) {  /* inside one word */
+        int wd = c0 >> 6, sh = c0 & 63;
         for (int k = 0; k < n; k++)
-            g[k][w] |= (uint64_t)bits[k] << sh;
+            g[k][wd] |= (uint64_t)bits[k] << sh;
     } else {                            /* across columns 63 | 64 (0 < c0 < 64) */
         int sh = c0;
         for (int k = 0; k < n; k++) {
@@ -523,6 +570,44 @@ static void apply_window(const VisionTables *t, uint64_t (*grid)[VISION_WORDS],
             g[k][1] |= (uint64_t)bits[k] >> (64 - sh);
         }
     }
+}
+
+/* The unit sources that went away or came between old[0..on) and
+ * cur[0..cn), as multisets, into changed[]; returns how many. A walk over
+ * both lists in order (the caller's order barely changes from one update to
+ * the next) pairs most of them, then equal keys among the rest cancel. */
+static int source_changes(const uint16_t *old, int on, const uint16_t *cur, int cn,
+                          uint16_t *changed)
+{
+    uint16_t came[VISION_KEPT_SOURCES];
+    int gn = 0, an = 0, i = 0, j = 0;
+    while (i < on || j < cn) {
+        if (i < on && j < cn && old[i] == cur[j]) {
+            i++, j++;
+        } else if (i + 1 < on && j < cn && old[i + 1] == cur[j]) {
+            changed[gn++] = old[i++];
+        } else if (j + 1 < cn && i < on && old[i] == cur[j + 1]) {
+            came[an++] = cur[j++];
+        } else {
+            if (i < on)
+                changed[gn++] = old[i++];
+            if (j < cn)
+                came[an++] = cur[j++];
+        }
+    }
+    int n = gn;
+    for (int a = 0; a < an; a++) {
+        int g = 0;
+        while (g < gn && changed[g] != came[a])
+            g++;
+        if (g < gn) {                   /* only its place in the list changed */
+            changed[g] = changed[--gn];
+            changed[gn] = changed[--n];
+        } else {
+            changed[n++] = came[a];
+        }
+    }
+    return n;
 }
 
 void vision_update(Vision *v, int team, const VisionSource *src, int n,
@@ -552,40 +637,97 @@ void vision_update(Vision *v, int team, const VisionSource *src, int n,
     uint64_t (*grid)[VISION_WORDS] = v->grid[team];
     if (!t) {
         memset(grid, 0, sizeof v->grid[team]);
+        v->src_n[team] = -1;
         return;
     }
     uint64_t all_bits = bn == 64 ? ~(uint64_t)0 : (((uint64_t)1 << bn) - 1);
-    uint64_t dead_mask = all_bits & ~alive_mask;
     uint8_t alive[MAP_BUILDINGS];
     for (int i = 0; i < bn; i++)
         alive[i] = (uint8_t)((alive_mask >> i) & 1u);
+    Live live = {alive, alive_mask, all_bits & ~alive_mask};
 
     /* the buildings' part (OR is order-free, so it can be laid down first) */
+    uint64_t (*bgrid)[VISION_WORDS] = v->bgrid[team];
+    int full = v->src_n[team] < 0;
     if (v->btables[team] != t || v->balive[team] != alive_mask) {
-        uint64_t (*bgrid)[VISION_WORDS] = v->bgrid[team];
         memset(bgrid, 0, sizeof v->bgrid[team]);
         for (int i = 0; i < bn; i++) {
-            const VisionBuilding *vb = &t->bld[i];
-            if (!alive[i] || vb->team != team || vb->tx < 0)
-                continue;
-            apply_window(t, bgrid, vb->tx, vb->tz, vb->radius, vb->eye, i,
-                         vb->all, vb->diff, vb->mask, t->ray_idx + vb->ray_at,
-                         alive, alive_mask, dead_mask);
+            if (alive[i] && t->bld[i].team == team && t->bld[i].tx >= 0) {
+                Window w = building_window(t, i);
+                apply_window(t, &live, &w, bgrid);
+            }
         }
         v->btables[team] = t;
         v->balive[team] = alive_mask;
+        full = 1;
     }
-    memcpy(grid, v->bgrid[team], sizeof v->grid[team]);
-    for (int i = 0; i < n; i++) {
+
+    uint16_t cur[VISION_KEPT_SOURCES];
+    int cn = 0;
+    for (int i = 0; i < n && cn >= 0; i++) {
         int tile = src[i].tile, k = src[i].kind;
         if (tile < 0 || tile >= MAP_TILES || k < 0 || k >= VISION_KINDS)
             continue;
-        const VisionKind *vk = &t->kind[k];
-        const uint32_t *w = vk->win + (size_t)tile * 2u * (size_t)vk->rows;
-        apply_window(t, grid, tile % MAP_N, tile / MAP_N, vk->radius, vk->eye, -1,
-                     w, w + vk->rows, vk->mask[tile], t->ray_idx + vk->ray_at[tile],
-                     alive, alive_mask, dead_mask);
+        if (cn == VISION_KEPT_SOURCES)
+            cn = -1;
+        else
+            cur[cn++] = (uint16_t)(tile * VISION_KINDS + k);
     }
+    if (cn < 0) {                       /* too many to keep: OR them all */
+        memcpy(grid, bgrid, sizeof v->grid[team]);
+        for (int i = 0; i < n; i++) {
+            int tile = src[i].tile, k = src[i].kind;
+            if (tile >= 0 && tile < MAP_TILES && k >= 0 && k < VISION_KINDS) {
+                Window w = unit_window(t, tile * VISION_KINDS + k);
+                apply_window(t, &live, &w, grid);
+            }
+        }
+        v->src_n[team] = -1;
+        return;
+    }
+    if (full) {
+        memcpy(grid, bgrid, sizeof v->grid[team]);
+        for (int i = 0; i < cn; i++) {
+            Window w = unit_window(t, cur[i]);
+            apply_window(t, &live, &w, grid);
+        }
+    } else {
+        /* Only tiles under a window that went or came can change: their
+         * boxes start over from the buildings' grid, then every window that
+         * overlaps a box is ORed again (elsewhere it adds nothing new). */
+        uint16_t changed[2 * VISION_KEPT_SOURCES];
+        int box[2 * VISION_KEPT_SOURCES][4];    /* x0, x1, z0, z1 on the map */
+        int ch = source_changes(v->src_key[team], v->src_n[team], cur, cn, changed);
+        for (int c = 0; c < ch; c++) {
+            int tile = changed[c] / VISION_KINDS, r = t->kind[changed[c] % VISION_KINDS].radius;
+            int sx = tile % MAP_N, sz = tile / MAP_N;
+            int x0 = sx - r < 0 ? 0 : sx - r, x1 = sx + r >= MAP_N ? MAP_N - 1 : sx + r;
+            int z0 = sz - r < 0 ? 0 : sz - r, z1 = sz + r >= MAP_N ? MAP_N - 1 : sz + r;
+            box[c][0] = x0, box[c][1] = x1, box[c][2] = z0, box[c][3] = z1;
+            uint64_t cols[VISION_WORDS];
+            for (int k = 0; k < VISION_WORDS; k++) {
+                int a = x0 > 64 * k ? x0 - 64 * k : 0, b = x1 < 64 * k + 63 ? x1 - 64 * k : 63;
+                cols[k] = a > b ? 0 : (~(uint64_t)0 >> (63 - b)) & (~(uint64_t)0 << a);
+            }
+            for (int z = z0; z <= z1; z++)
+                for (int k = 0; k < VISION_WORDS; k++)
+                    grid[z][k] = (grid[z][k] & ~cols[k]) | (bgrid[z][k] & cols[k]);
+        }
+        for (int i = 0; ch && i < cn; i++) {
+            int tile = cur[i] / VISION_KINDS, r = t->kind[cur[i] % VISION_KINDS].radius;
+            int sx = tile % MAP_N, sz = tile / MAP_N;
+            for (int c = 0; c < ch; c++) {
+                if (sx + r >= box[c][0] && sx - r <= box[c][1] && sz + r >= box[c][2] &&
+                    sz - r <= box[c][3]) {
+                    Window w = unit_window(t, cur[i]);
+                    apply_window(t, &live, &w, grid);
+                    break;
+                }
+            }
+        }
+    }
+    memcpy(v->src_key[team], cur, (size_t)cn * sizeof *cur);
+    v->src_n[team] = cn;
 }
 
 int vision_sees_point(const Vision *v, int team, int32_t x, int32_t z)
