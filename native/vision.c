@@ -145,13 +145,13 @@ static void build_rays(VisionTables *t)
     }
 }
 
-/* Blocker height of tile c with the given buildings alive, ignoring `skip`. */
-static int cell_blocker(const VisionTables *t, int c, const uint8_t *alive, int skip)
+/* Blocker height of tile c with the buildings of the alive mask, ignoring `skip`. */
+static int cell_blocker(const VisionTables *t, int c, uint64_t alive, int skip)
 {
     int b = t->sblock[c];
     for (int k = t->cover_start[c]; k < t->cover_start[c + 1]; k++) {
         int bi = t->cover_list[k];
-        if (bi != skip && alive[bi] && t->bld[bi].blocker > b)
+        if (bi != skip && ((alive >> bi) & 1u) && t->bld[bi].blocker > b)
             b = t->bld[bi].blocker;
     }
     return b;
@@ -160,7 +160,7 @@ static int cell_blocker(const VisionTables *t, int c, const uint8_t *alive, int 
 /* 1 when the ray from (sx, sz) with ray start height h0 to the tile at offset
  * (dx, dz) is clear (target and intermediate cells inside the map). */
 static int ray_clear(const VisionTables *t, int sx, int sz, int h0, int dx, int dz,
-                     const uint8_t *alive, int skip)
+                     uint64_t alive, int skip)
 {
     int n = iabs_(dx) > iabs_(dz) ? iabs_(dx) : iabs_(dz);
     if (n <= 1)
@@ -348,8 +348,7 @@ VisionTables *vision_tables_build(const MapData *map)
     int16_t *hall = hnone + MAP_TILES, *hown = hnone + 2 * MAP_TILES, *roff = hnone + 3 * MAP_TILES;
     for (int k = 0; k < RAY_CELL_CAP; k++)
         roff[k] = (int16_t)map_index(t->ray_cell[k][0], t->ray_cell[k][1]);
-    uint8_t alive_all[MAP_BUILDINGS];
-    memset(alive_all, 1, sizeof alive_all);
+    const uint64_t alive_all = ~(uint64_t)0;
     for (int c = 0; c < MAP_TILES; c++) {
         hnone[c] = (int16_t)(t->terrain[c] + t->sblock[c]);
         hall[c] = (int16_t)(t->terrain[c] + cell_blocker(t, c, alive_all, -1));
@@ -474,9 +473,8 @@ static uint64_t mix64(uint64_t h, uint64_t v)
     return h;
 }
 
-/* The buildings alive now, as the windows need them. */
+/* The buildings alive now and those fallen (bit i: MapData.building[i]). */
 typedef struct {
-    const uint8_t *alive;               /* per building, for tracing */
     uint64_t alive_mask, dead_mask;
 } Live;
 
@@ -528,7 +526,7 @@ static const uint32_t *resolve_window(const VisionTables *t, const Live *live, c
             int b = __builtin_ctz(d);
             if ((set & live->dead_mask) != 0 &&
                 ((set & live->alive_mask) == 0 ||
-                 ray_clear(t, w->sx, w->sz, h0, b - w->r, j - w->r, live->alive, w->skip)))
+                 ray_clear(t, w->sx, w->sz, h0, b - w->r, j - w->r, live->alive_mask, w->skip)))
                 out[j] |= (uint32_t)1 << b;
         }
     }
@@ -641,10 +639,7 @@ void vision_update(Vision *v, int team, const VisionSource *src, int n,
         return;
     }
     uint64_t all_bits = bn == 64 ? ~(uint64_t)0 : (((uint64_t)1 << bn) - 1);
-    uint8_t alive[MAP_BUILDINGS];
-    for (int i = 0; i < bn; i++)
-        alive[i] = (uint8_t)((alive_mask >> i) & 1u);
-    Live live = {alive, alive_mask, all_bits & ~alive_mask};
+    Live live = {alive_mask, all_bits & ~alive_mask};
 
     /* the buildings' part (OR is order-free, so it can be laid down first) */
     uint64_t (*bgrid)[VISION_WORDS] = v->bgrid[team];
@@ -652,7 +647,7 @@ void vision_update(Vision *v, int team, const VisionSource *src, int n,
     if (v->btables[team] != t || v->balive[team] != alive_mask) {
         memset(bgrid, 0, sizeof v->bgrid[team]);
         for (int i = 0; i < bn; i++) {
-            if (alive[i] && t->bld[i].team == team && t->bld[i].tx >= 0) {
+            if (((alive_mask >> i) & 1u) && t->bld[i].team == team && t->bld[i].tx >= 0) {
                 Window w = building_window(t, i);
                 apply_window(t, &live, &w, bgrid);
             }
