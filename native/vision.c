@@ -28,17 +28,23 @@
  * alive set), which is a subset of visible(none). Each window also keeps a
  * 64-bit mask of the buildings lying on its `diff` rays: at run time a window
  * whose masked buildings all stand uses `all`, one whose masked buildings are
- * all dead uses `all | diff`, and only the rest traces its `diff` bits against
- * the live buildings. Memory for the 116 x 116 map is about 3.8 MB (3.6 MiB,
- * see vision_tables_bytes), built in well under 0.1 s at -O2.
+ * all dead uses `all | diff`, and only the rest looks at its `diff` bits one
+ * by one, with the same test on the buildings of that one ray (kept as a byte
+ * index into a small table of distinct building sets); only a ray crossing
+ * both standing and fallen buildings is traced. Memory for the 116 x 116 map
+ * is about 4.1 MB (3.9 MiB, see vision_tables_bytes), built in well under
+ * 0.1 s at -O2.
  *
  * Cache: vision_update hashes its inputs (source count, each source's tile and
  * kind in order, the alive flags of all buildings, the tables pointer) into a
- * 64-bit key and skips the rebuild when it equals the stored key. A rebuild
+ * 64-bit key and skips the update when it equals the stored key. The grid
  * starts from the team's buildings' grid, kept (exactly keyed by the alive
- * mask and the tables) until a building's life changes. A NULL
- * building_alive means every building stands. Sources with an out-of-range
- * tile or kind are ignored.
+ * mask and the tables) until a building's life changes. While that grid
+ * stays, an update compares the sources with the last update's (src_key) and
+ * redoes only the rows under the windows of the sources that went or came;
+ * otherwise, or with more than VISION_KEPT_SOURCES sources, it ORs every
+ * window. A NULL building_alive means every building stands. Sources with an
+ * out-of-range tile or kind are ignored.
  *
  * Ownership: vision_tables_build returns a heap object owned by the caller
  * (free with vision_tables_free); it copies everything it needs from the
@@ -61,10 +67,12 @@
 #define VW (2 * VR + 1)                         /* widest window, 31 */
 #define RAY_DIRS (VW * VW)
 #define RAY_CELL_CAP (RAY_DIRS * VR)           /* bound on intermediate cells */
+#define RAY_SETS 256                            /* distinct building sets of diff rays (uint8 index) */
 
 _Static_assert(MAP_BUILDINGS <= 64, "building masks are 64-bit");
 _Static_assert(VW <= 32, "window rows are 32-bit");
 _Static_assert(MAP_N <= 64 * VISION_WORDS, "a row fits VISION_WORDS words");
+_Static_assert(MAP_TILES * VISION_KINDS <= 65536, "source keys are 16-bit");
 
 static const int kind_radius[VISION_KINDS] = {10, 5};
 static const int kind_eye[VISION_KINDS] = {14, 12};
@@ -75,6 +83,7 @@ typedef struct {
     int32_t radius, eye;
     int32_t blocker;
     uint64_t mask;             /* buildings on the diff rays */
+    uint32_t ray_at;           /* its diff rays' sets from ray_idx[ray_at] */
     uint32_t all[VW], diff[VW];
 } VisionBuilding;
 
@@ -82,6 +91,7 @@ typedef struct {
     int32_t radius, eye, rows;
     uint32_t *win;             /* per tile: rows `all` then rows `diff` */
     uint64_t *mask;            /* per tile */
+    uint32_t *ray_at;          /* per tile: its diff rays' sets from ray_idx[ray_at] */
 } VisionKind;
 
 struct VisionTables {
@@ -97,6 +107,13 @@ struct VisionTables {
     int32_t ray_start[RAY_DIRS];
     int8_t ray_cell[RAY_CELL_CAP][2];
     VisionKind kind[VISION_KINDS];
+    /* the buildings on each diff ray, as ray_set[ray_idx[k]] for the k-th
+     * diff bit of a window (rows in order, bits low to high); entry 0 is
+     * every building, given to the rays met once the other entries are taken
+     * (such a ray is always traced) */
+    uint64_t ray_set[RAY_SETS];
+    int32_t ray_set_n;
+    uint8_t *ray_idx;
     size_t bytes;
 };
 
@@ -128,13 +145,13 @@ static void build_rays(VisionTables *t)
     }
 }
 
-/* Blocker height of tile c with the given buildings alive, ignoring `skip`. */
-static int cell_blocker(const VisionTables *t, int c, const uint8_t *alive, int skip)
+/* Blocker height of tile c with the buildings of the alive mask, ignoring `skip`. */
+static int cell_blocker(const VisionTables *t, int c, uint64_t alive, int skip)
 {
     int b = t->sblock[c];
     for (int k = t->cover_start[c]; k < t->cover_start[c + 1]; k++) {
         int bi = t->cover_list[k];
-        if (bi != skip && alive[bi] && t->bld[bi].blocker > b)
+        if (bi != skip && ((alive >> bi) & 1u) && t->bld[bi].blocker > b)
             b = t->bld[bi].blocker;
     }
     return b;
@@ -143,7 +160,7 @@ static int cell_blocker(const VisionTables *t, int c, const uint8_t *alive, int 
 /* 1 when the ray from (sx, sz) with ray start height h0 to the tile at offset
  * (dx, dz) is clear (target and intermediate cells inside the map). */
 static int ray_clear(const VisionTables *t, int sx, int sz, int h0, int dx, int dz,
-                     const uint8_t *alive, int skip)
+                     uint64_t alive, int skip)
 {
     int n = iabs_(dx) > iabs_(dz) ? iabs_(dx) : iabs_(dz);
     if (n <= 1)
@@ -200,11 +217,10 @@ static int ray_class(const int16_t *hnone, const int16_t *hall, const int16_t *o
 /* Fill one window (rows 2r+1) for a source at (sx, sz); hnone / hall are the
  * height grids of ray_class for this source (skip already left out); roff is
  * ray_cell as linear offsets. */
-static uint64_t build_window(const VisionTables *t, const int16_t *hnone, const int16_t *hall,
-                             const int16_t *roff, int sx, int sz, int r, int eye, int skip,
-                             uint32_t *all, uint32_t *diff)
+static void build_window(const VisionTables *t, const int16_t *hnone, const int16_t *hall,
+                         const int16_t *roff, int sx, int sz, int r, int eye,
+                         uint32_t *all, uint32_t *diff)
 {
-    uint64_t mask = 0;
     int s = map_index(sx, sz);
     int h0 = t->terrain[s] + eye;
     for (int dz = -r; dz <= r; dz++) {
@@ -226,12 +242,37 @@ static uint64_t build_window(const VisionTables *t, const int16_t *hnone, const 
                     a |= bit;
                 } else {
                     d |= bit;
-                    mask |= ray_buildings(t, sx, sz, dx, dz, skip);
                 }
             }
         }
         all[dz + r] = a;
         diff[dz + r] = d;
+    }
+}
+
+static uint8_t ray_set_index(VisionTables *t, uint64_t set)
+{
+    for (int k = 1; k < t->ray_set_n; k++)
+        if (t->ray_set[k] == set)
+            return (uint8_t)k;
+    if (t->ray_set_n == RAY_SETS)
+        return 0;
+    t->ray_set[t->ray_set_n] = set;
+    return (uint8_t)t->ray_set_n++;
+}
+
+/* Record the building set (all but skip) of each diff ray of a window at
+ * ray_idx[*at ..] and return their union. */
+static uint64_t index_rays(VisionTables *t, int sx, int sz, int r, int skip, const uint32_t *diff,
+                           uint32_t *at)
+{
+    uint64_t mask = 0;
+    for (int j = 0; j < 2 * r + 1; j++) {
+        for (uint32_t d = diff[j]; d; d &= d - 1) {
+            uint64_t set = ray_buildings(t, sx, sz, __builtin_ctz(d) - r, j - r, skip);
+            mask |= set;
+            t->ray_idx[(*at)++] = ray_set_index(t, set);
+        }
     }
     return mask;
 }
@@ -307,8 +348,7 @@ VisionTables *vision_tables_build(const MapData *map)
     int16_t *hall = hnone + MAP_TILES, *hown = hnone + 2 * MAP_TILES, *roff = hnone + 3 * MAP_TILES;
     for (int k = 0; k < RAY_CELL_CAP; k++)
         roff[k] = (int16_t)map_index(t->ray_cell[k][0], t->ray_cell[k][1]);
-    uint8_t alive_all[MAP_BUILDINGS];
-    memset(alive_all, 1, sizeof alive_all);
+    const uint64_t alive_all = ~(uint64_t)0;
     for (int c = 0; c < MAP_TILES; c++) {
         hnone[c] = (int16_t)(t->terrain[c] + t->sblock[c]);
         hall[c] = (int16_t)(t->terrain[c] + cell_blocker(t, c, alive_all, -1));
@@ -321,8 +361,7 @@ VisionTables *vision_tables_build(const MapData *map)
         for (int c = 0; c < MAP_TILES; c++)   /* all standing but itself */
             hown[c] = t->cover_start[c] == t->cover_start[c + 1] ? hall[c]
                       : (int16_t)(t->terrain[c] + cell_blocker(t, c, alive_all, i));
-        vb->mask = build_window(t, hnone, hown, roff, vb->tx, vb->tz, vb->radius, vb->eye, i,
-                                vb->all, vb->diff);
+        build_window(t, hnone, hown, roff, vb->tx, vb->tz, vb->radius, vb->eye, vb->all, vb->diff);
     }
 
     for (int k = 0; k < VISION_KINDS; k++) {
@@ -332,19 +371,57 @@ VisionTables *vision_tables_build(const MapData *map)
         vk->rows = 2 * vk->radius + 1;
         vk->win = malloc((size_t)MAP_TILES * 2u * (size_t)vk->rows * sizeof *vk->win);
         vk->mask = malloc((size_t)MAP_TILES * sizeof *vk->mask);
-        if (!vk->win || !vk->mask) {
+        vk->ray_at = malloc((size_t)MAP_TILES * sizeof *vk->ray_at);
+        if (!vk->win || !vk->mask || !vk->ray_at) {
             free(hnone);
             vision_tables_free(t);
             return NULL;
         }
-        t->bytes += (size_t)MAP_TILES * (2u * (size_t)vk->rows * sizeof *vk->win + sizeof *vk->mask);
+        t->bytes += (size_t)MAP_TILES * (2u * (size_t)vk->rows * sizeof *vk->win + sizeof *vk->mask
+                                         + sizeof *vk->ray_at);
         for (int s = 0; s < MAP_TILES; s++) {
             uint32_t *w = vk->win + (size_t)s * 2u * (size_t)vk->rows;
-            vk->mask[s] = build_window(t, hnone, hall, roff, s % MAP_N, s / MAP_N, vk->radius,
-                                       vk->eye, -1, w, w + vk->rows);
+            build_window(t, hnone, hall, roff, s % MAP_N, s / MAP_N, vk->radius, vk->eye,
+                         w, w + vk->rows);
         }
     }
     free(hnone);
+
+    /* the building sets of the diff rays, and each window's mask (their union) */
+    size_t rays = 0;
+    for (int i = 0; i < t->building_n; i++)
+        for (int j = 0; t->bld[i].tx >= 0 && j < 2 * t->bld[i].radius + 1; j++)
+            rays += (size_t)__builtin_popcount(t->bld[i].diff[j]);
+    for (int k = 0; k < VISION_KINDS; k++) {
+        const VisionKind *vk = &t->kind[k];
+        for (int s = 0; s < MAP_TILES; s++)
+            for (int j = 0; j < vk->rows; j++)
+                rays += (size_t)__builtin_popcount(vk->win[((size_t)s * 2u + 1u) * (size_t)vk->rows + (size_t)j]);
+    }
+    t->ray_idx = malloc(rays ? rays : 1);
+    if (!t->ray_idx) {
+        vision_tables_free(t);
+        return NULL;
+    }
+    t->bytes += rays;
+    t->ray_set[0] = ~(uint64_t)0;
+    t->ray_set_n = 1;
+    uint32_t at = 0;
+    for (int i = 0; i < t->building_n; i++) {
+        VisionBuilding *vb = &t->bld[i];
+        if (vb->tx < 0)
+            continue;
+        vb->ray_at = at;
+        vb->mask = index_rays(t, vb->tx, vb->tz, vb->radius, i, vb->diff, &at);
+    }
+    for (int k = 0; k < VISION_KINDS; k++) {
+        VisionKind *vk = &t->kind[k];
+        for (int s = 0; s < MAP_TILES; s++) {
+            vk->ray_at[s] = at;
+            vk->mask[s] = index_rays(t, s % MAP_N, s / MAP_N, vk->radius, -1,
+                                     vk->win + ((size_t)s * 2u + 1u) * (size_t)vk->rows, &at);
+        }
+    }
     return t;
 }
 
@@ -355,7 +432,9 @@ void vision_tables_free(VisionTables *t)
     for (int k = 0; k < VISION_KINDS; k++) {
         free(t->kind[k].win);
         free(t->kind[k].mask);
+        free(t->kind[k].ray_at);
     }
+    free(t->ray_idx);
     free(t);
 }
 
@@ -394,54 +473,139 @@ static uint64_t mix64(uint64_t h, uint64_t v)
     return h;
 }
 
-/* OR `bits` (window columns, bit 0 = column c0) into a 116-bit row. */
-static void or_row(uint64_t *row, uint64_t bits, int c0)
+/* The buildings alive now and those fallen (bit i: MapData.building[i]). */
+typedef struct {
+    uint64_t alive_mask, dead_mask;
+} Live;
+
+/* One window of the tables and where it stands (skip = the source building,
+ * -1 for units). */
+typedef struct {
+    int sx, sz, r, eye, skip;
+    const uint32_t *all, *diff;
+    uint64_t mask;
+    const uint8_t *ray_idx;
+} Window;
+
+static Window unit_window(const VisionTables *t, int key)
 {
-    if (c0 < 0) {
-        bits >>= -c0;                   /* -c0 <= VR; the dropped bits are off-map zeros */
-        c0 = 0;
+    int tile = key / VISION_KINDS;
+    const VisionKind *vk = &t->kind[key % VISION_KINDS];
+    const uint32_t *w = vk->win + (size_t)tile * 2u * (size_t)vk->rows;
+    return (Window){tile % MAP_N, tile / MAP_N, vk->radius, vk->eye, -1, w, w + vk->rows,
+                    vk->mask[tile], t->ray_idx + vk->ray_at[tile]};
+}
+
+static Window building_window(const VisionTables *t, int i)
+{
+    const VisionBuilding *vb = &t->bld[i];
+    return (Window){vb->tx, vb->tz, vb->radius, vb->eye, i, vb->all, vb->diff, vb->mask,
+                    t->ray_idx + vb->ray_at};
+}
+
+/* The window's rows j0..j1 with its diff bits resolved for the buildings
+ * alive now: `all` itself when every building on a diff ray stands, else
+ * `out`. */
+static const uint32_t *resolve_window(const VisionTables *t, const Live *live, const Window *w,
+                                      int j0, int j1, uint32_t *out)
+{
+    if ((w->mask & live->dead_mask) == 0)
+        return w->all;
+    if ((w->mask & live->alive_mask) == 0) {    /* all of them fell: every diff bit is clear */
+        for (int j = j0; j <= j1; j++)
+            out[j] = w->all[j] | w->diff[j];
+        return out;
     }
-    if (c0 < 64) {
-        row[0] |= bits << c0;
-        if (c0 > 0)
-            row[1] |= bits >> (64 - c0);
-    } else {
-        row[1] |= bits << (c0 - 64);    /* bits past column 115 are zero */
+    /* the same per diff ray; trace the mixed ones */
+    const uint8_t *ray_idx = w->ray_idx;
+    int h0 = t->terrain[map_index(w->sx, w->sz)] + w->eye;
+    for (int j = j0; j <= j1; j++) {    /* rows off the map hold no diff bits */
+        out[j] = w->all[j];
+        for (uint32_t d = w->diff[j]; d; d &= d - 1) {
+            uint64_t set = t->ray_set[*ray_idx++];
+            int b = __builtin_ctz(d);
+            if ((set & live->dead_mask) != 0 &&
+                ((set & live->alive_mask) == 0 ||
+                 ray_clear(t, w->sx, w->sz, h0, b - w->r, j - w->r, live->alive_mask, w->skip)))
+                out[j] |= (uint32_t)1 << b;
+        }
+    }
+    return out;
+}
+
+/* The window's rows on the map: j0..j1 of 0..2r. */
+static void window_rows(const Window *w, int *j0, int *j1)
+{
+    *j0 = w->sz - w->r < 0 ? w->r - w->sz : 0;
+    *j1 = w->sz + w->r >= MAP_N ? MAP_N - 1 - w->sz + w->r : 2 * w->r;
+}
+
+/* OR one window into a team grid. */
+static void apply_window(const VisionTables *t, const Live *live, const Window *w,
+                         uint64_t (*grid)[VISION_WORDS])
+{
+    int j0, j1;
+    window_rows(w, &j0, &j1);
+    uint32_t resolved[VW];
+    const uint32_t *bits = resolve_window(t, live, w, j0, j1, resolved) + j0;
+    /* Window bit b lands on column c0 + b of the 116-bit row (columns off the
+     * map are never set in a window). One loop per placement keeps each to a
+     * load, a shift and an OR or two per row. */
+    int c0 = w->sx - w->r, n = j1 - j0 + 1;
+    uint64_t (*g)[VISION_WORDS] = &grid[w->sz - w->r + j0];
+    if (c0 < 0) {                       /* left edge: all in word 0 */
+        int sh = -c0;
+        for (int k = 0; k < n; k++)
+            g[k][0] |= (uint64_t)bits[k] >> sh;
+    } else if (c0 >= 64 || c0 + 2 * w->r + 1 <= 64) {  /* inside one word */
+        int wd = c0 >> 6, sh = c0 & 63;
+        for (int k = 0; k < n; k++)
+            g[k][wd] |= (uint64_t)bits[k] << sh;
+    } else {                            /* across columns 63 | 64 (0 < c0 < 64) */
+        int sh = c0;
+        for (int k = 0; k < n; k++) {
+            g[k][0] |= (uint64_t)bits[k] << sh;
+            g[k][1] |= (uint64_t)bits[k] >> (64 - sh);
+        }
     }
 }
 
-/* OR one window into a team grid, resolving its diff bits for the buildings
- * alive now (skip = the source building, -1 for units). */
-static void apply_window(const VisionTables *t, uint64_t (*grid)[VISION_WORDS],
-                         int sx, int sz, int r, int eye, int skip,
-                         const uint32_t *all, const uint32_t *diff, uint64_t mask,
-                         const uint8_t *alive, uint64_t alive_mask, uint64_t dead_mask)
+/* The unit sources that went away or came between old[0..on) and
+ * cur[0..cn), as multisets, into changed[]; returns how many. A walk over
+ * both lists in order (the caller's order barely changes from one update to
+ * the next) pairs most of them, then equal keys among the rest cancel. */
+static int source_changes(const uint16_t *old, int on, const uint16_t *cur, int cn,
+                          uint16_t *changed)
 {
-    int rows = 2 * r + 1;
-    int mode;                           /* 0: all only, 1: all | diff, 2: trace */
-    if ((mask & dead_mask) == 0)
-        mode = 0;
-    else if ((mask & alive_mask) == 0)
-        mode = 1;
-    else
-        mode = 2;
-    int h0 = t->terrain[map_index(sx, sz)] + eye;
-    for (int j = 0; j < rows; j++) {
-        int tz = sz - r + j;
-        if (tz < 0 || tz >= MAP_N)
-            continue;
-        uint32_t bits = all[j];
-        uint32_t d = diff[j];
-        if (d && mode == 1) {
-            bits |= d;
-        } else if (d && mode == 2) {
-            for (int b = 0; b < rows; b++)
-                if (((d >> b) & 1u) && ray_clear(t, sx, sz, h0, b - r, j - r, alive, skip))
-                    bits |= (uint32_t)1 << b;
+    uint16_t came[VISION_KEPT_SOURCES];
+    int gn = 0, an = 0, i = 0, j = 0;
+    while (i < on || j < cn) {
+        if (i < on && j < cn && old[i] == cur[j]) {
+            i++, j++;
+        } else if (i + 1 < on && j < cn && old[i + 1] == cur[j]) {
+            changed[gn++] = old[i++];
+        } else if (j + 1 < cn && i < on && old[i] == cur[j + 1]) {
+            came[an++] = cur[j++];
+        } else {
+            if (i < on)
+                changed[gn++] = old[i++];
+            if (j < cn)
+                came[an++] = cur[j++];
         }
-        if (bits)
-            or_row(grid[tz], bits, sx - r);
     }
+    int n = gn;
+    for (int a = 0; a < an; a++) {
+        int g = 0;
+        while (g < gn && changed[g] != came[a])
+            g++;
+        if (g < gn) {                   /* only its place in the list changed */
+            changed[g] = changed[--gn];
+            changed[gn] = changed[--n];
+        } else {
+            changed[n++] = came[a];
+        }
+    }
+    return n;
 }
 
 void vision_update(Vision *v, int team, const VisionSource *src, int n,
@@ -471,38 +635,94 @@ void vision_update(Vision *v, int team, const VisionSource *src, int n,
     uint64_t (*grid)[VISION_WORDS] = v->grid[team];
     if (!t) {
         memset(grid, 0, sizeof v->grid[team]);
+        v->src_n[team] = -1;
         return;
     }
     uint64_t all_bits = bn == 64 ? ~(uint64_t)0 : (((uint64_t)1 << bn) - 1);
-    uint64_t dead_mask = all_bits & ~alive_mask;
-    uint8_t alive[MAP_BUILDINGS];
-    for (int i = 0; i < bn; i++)
-        alive[i] = (uint8_t)((alive_mask >> i) & 1u);
+    Live live = {alive_mask, all_bits & ~alive_mask};
 
     /* the buildings' part (OR is order-free, so it can be laid down first) */
+    uint64_t (*bgrid)[VISION_WORDS] = v->bgrid[team];
+    int full = v->src_n[team] < 0;
     if (v->btables[team] != t || v->balive[team] != alive_mask) {
-        uint64_t (*bgrid)[VISION_WORDS] = v->bgrid[team];
         memset(bgrid, 0, sizeof v->bgrid[team]);
         for (int i = 0; i < bn; i++) {
-            const VisionBuilding *vb = &t->bld[i];
-            if (!alive[i] || vb->team != team || vb->tx < 0)
-                continue;
-            apply_window(t, bgrid, vb->tx, vb->tz, vb->radius, vb->eye, i,
-                         vb->all, vb->diff, vb->mask, alive, alive_mask, dead_mask);
+            if (((alive_mask >> i) & 1u) && t->bld[i].team == team && t->bld[i].tx >= 0) {
+                Window w = building_window(t, i);
+                apply_window(t, &live, &w, bgrid);
+            }
         }
         v->btables[team] = t;
         v->balive[team] = alive_mask;
+        full = 1;
     }
-    memcpy(grid, v->bgrid[team], sizeof v->grid[team]);
-    for (int i = 0; i < n; i++) {
+
+    uint16_t cur[VISION_KEPT_SOURCES];
+    int cn = 0;
+    for (int i = 0; i < n && cn >= 0; i++) {
         int tile = src[i].tile, k = src[i].kind;
         if (tile < 0 || tile >= MAP_TILES || k < 0 || k >= VISION_KINDS)
             continue;
-        const VisionKind *vk = &t->kind[k];
-        const uint32_t *w = vk->win + (size_t)tile * 2u * (size_t)vk->rows;
-        apply_window(t, grid, tile % MAP_N, tile / MAP_N, vk->radius, vk->eye, -1,
-                     w, w + vk->rows, vk->mask[tile], alive, alive_mask, dead_mask);
+        if (cn == VISION_KEPT_SOURCES)
+            cn = -1;
+        else
+            cur[cn++] = (uint16_t)(tile * VISION_KINDS + k);
     }
+    if (cn < 0) {                       /* too many to keep: OR them all */
+        memcpy(grid, bgrid, sizeof v->grid[team]);
+        for (int i = 0; i < n; i++) {
+            int tile = src[i].tile, k = src[i].kind;
+            if (tile >= 0 && tile < MAP_TILES && k >= 0 && k < VISION_KINDS) {
+                Window w = unit_window(t, tile * VISION_KINDS + k);
+                apply_window(t, &live, &w, grid);
+            }
+        }
+        v->src_n[team] = -1;
+        return;
+    }
+    if (full) {
+        memcpy(grid, bgrid, sizeof v->grid[team]);
+        for (int i = 0; i < cn; i++) {
+            Window w = unit_window(t, cur[i]);
+            apply_window(t, &live, &w, grid);
+        }
+    } else {
+        /* Only tiles under a window that went or came can change: their
+         * boxes start over from the buildings' grid, then every window that
+         * overlaps a box is ORed again (elsewhere it adds nothing new). */
+        uint16_t changed[2 * VISION_KEPT_SOURCES];
+        int box[2 * VISION_KEPT_SOURCES][4];    /* x0, x1, z0, z1 on the map */
+        int ch = source_changes(v->src_key[team], v->src_n[team], cur, cn, changed);
+        for (int c = 0; c < ch; c++) {
+            int tile = changed[c] / VISION_KINDS, r = t->kind[changed[c] % VISION_KINDS].radius;
+            int sx = tile % MAP_N, sz = tile / MAP_N;
+            int x0 = sx - r < 0 ? 0 : sx - r, x1 = sx + r >= MAP_N ? MAP_N - 1 : sx + r;
+            int z0 = sz - r < 0 ? 0 : sz - r, z1 = sz + r >= MAP_N ? MAP_N - 1 : sz + r;
+            box[c][0] = x0, box[c][1] = x1, box[c][2] = z0, box[c][3] = z1;
+            uint64_t cols[VISION_WORDS];
+            for (int k = 0; k < VISION_WORDS; k++) {
+                int a = x0 > 64 * k ? x0 - 64 * k : 0, b = x1 < 64 * k + 63 ? x1 - 64 * k : 63;
+                cols[k] = a > b ? 0 : (~(uint64_t)0 >> (63 - b)) & (~(uint64_t)0 << a);
+            }
+            for (int z = z0; z <= z1; z++)
+                for (int k = 0; k < VISION_WORDS; k++)
+                    grid[z][k] = (grid[z][k] & ~cols[k]) | (bgrid[z][k] & cols[k]);
+        }
+        for (int i = 0; ch && i < cn; i++) {
+            int tile = cur[i] / VISION_KINDS, r = t->kind[cur[i] % VISION_KINDS].radius;
+            int sx = tile % MAP_N, sz = tile / MAP_N;
+            for (int c = 0; c < ch; c++) {
+                if (sx + r >= box[c][0] && sx - r <= box[c][1] && sz + r >= box[c][2] &&
+                    sz - r <= box[c][3]) {
+                    Window w = unit_window(t, cur[i]);
+                    apply_window(t, &live, &w, grid);
+                    break;
+                }
+            }
+        }
+    }
+    memcpy(v->src_key[team], cur, (size_t)cn * sizeof *cur);
+    v->src_n[team] = cn;
 }
 
 int vision_sees_point(const Vision *v, int team, int32_t x, int32_t z)

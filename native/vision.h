@@ -15,9 +15,12 @@
  *
  * Speed: line of sight from every walkable tile is precomputed once per source
  * kind (shared, immutable) twice: with every building standing and with none.
- * Where the two agree nothing is traced at run time; where they differ the ray
- * is traced against the buildings alive now. A team grid is rebuilt only when
- * one of its source tiles or a building's life changed.
+ * Where the two agree nothing is traced at run time; where they differ the
+ * buildings on the ray decide (all standing: hidden, all fallen: visible) and
+ * only a ray with both is traced against the buildings alive now. A team grid
+ * is updated only when one of its source tiles or a building's life changed,
+ * and then only in the rows under the windows of the sources that changed
+ * (all of it when a building's life changed).
  */
 #ifndef GOTA_VISION_H
 #define GOTA_VISION_H
@@ -27,6 +30,7 @@
 
 #define VISION_WORDS 2                 /* 116 bits of a row in two uint64 */
 #define VISION_MAX_SOURCES 640
+#define VISION_KEPT_SOURCES 256         /* sources a team's grid remembers to update by difference */
 #define VISION_MAX_RADIUS 15            /* sight radii are clamped to this (window rows fit 32 bits) */
 
 enum { VISION_HERO = 0, VISION_CREEP = 1, VISION_KINDS = 2 };
@@ -50,21 +54,25 @@ size_t vision_tables_bytes(const VisionTables *t);
 typedef struct {
     const VisionTables *tables;
     uint64_t grid[2][MAP_N][VISION_WORDS];   /* per team, bit tx of row tz */
-    uint64_t key[2];                          /* hash of the inputs of the last rebuild */
+    uint64_t key[2];                          /* hash of the inputs of the last update */
     uint8_t valid[2];
     /* per team, the sight of its living buildings alone (it changes only when
      * a building dies): rebuilt when balive or btables differ */
     uint64_t bgrid[2][MAP_N][VISION_WORDS];
     uint64_t balive[2];
     const VisionTables *btables[2];           /* NULL: not built */
+    /* per team, the unit sources of the grid (tile * VISION_KINDS + kind, in
+     * the caller's order); src_n -1: not kept, the next update ORs all */
+    uint16_t src_key[2][VISION_KEPT_SOURCES];
+    int32_t src_n[2];
 } Vision;
 
 /* Reset: no tile visible, caches invalid. */
 void vision_init(Vision *v, const VisionTables *tables);
-/* Rebuild `team`'s grid from its unit sources plus its living buildings
+/* Bring `team`'s grid to its unit sources plus its living buildings
  * (building_alive[i] for MapData.building[i], all teams, since every living
  * building blocks sight). Skips the work when nothing changed since the last
- * rebuild. */
+ * update. */
 void vision_update(Vision *v, int team, const VisionSource *src, int n,
                    const uint8_t *building_alive);
 static inline int vision_tile(const Vision *v, int team, int tx, int tz)

@@ -427,13 +427,13 @@ static void test_teams_and_cache(void)
     CHECK_EQ(v.key[0], key);
     CHECK(vis(&v, 0, 64, 100));
     CHECK_EQ(count_visible(&v, 0), red_count + 1);
-    /* a changed source rebuilds */
+    /* a changed source updates (only the rows near it, so the poke goes first) */
+    v.grid[0][100][1] &= ~(uint64_t)1;
     VisionSource red2 = src_at(21, 20, VISION_HERO);
     vision_update(&v, 0, &red2, 1, alive);
     CHECK(v.key[0] != key);
-    CHECK(!vis(&v, 0, 64, 100));
     CHECK(vis(&v, 0, 31, 20) && !vis(&v, 0, 9, 20));
-    /* back to the first source: rebuilt to the same grid */
+    /* back to the first source: updated to the same grid */
     vision_update(&v, 0, &red, 1, alive);
     CHECK_EQ(v.key[0], key);
     CHECK_EQ(count_visible(&v, 0), red_count);
@@ -604,6 +604,76 @@ static void test_random_vs_brute(void)
     }
 }
 
+/* Updates by difference (sources stepping to a neighbour tile or jumping,
+ * coming and going anywhere in the list, trading places, doubled, out of
+ * range; buildings falling) end on the grid a fresh Vision builds from
+ * scratch. */
+static void test_incremental(void)
+{
+    enum { STEPS = 800, MAX_SRC = 80 };
+    rng_state = 4242;
+    MapData *m = random_map();
+    VisionTables *t = vision_tables_build(m);
+    Vision *v = malloc(sizeof *v), *fresh = malloc(sizeof *fresh);
+    CHECK(t != NULL && v != NULL && fresh != NULL);
+    if (!t || !v || !fresh)
+        return;
+    static VisionSource src[2][MAX_SRC];
+    int n[2];
+    uint8_t alive[MAP_BUILDINGS];
+    memset(alive, 1, sizeof alive);
+    for (int team = 0; team < 2; team++)
+        n[team] = 20 + random_sources(m, src[team], 30);
+    src[1][3].tile = -1;                /* out of range: ignored */
+    vision_init(v, t);
+    int bad = 0;
+    for (int step = 0; step < STEPS; step++) {
+        for (int team = 0; team < 2; team++) {
+            VisionSource *s = src[team];
+            for (int k = rng_below(4); k > 0 && n[team] > 0; k--) {
+                VisionSource *p = &s[rng_below(n[team])];
+                int tx = p->tile % MAP_N + rng_below(3) - 1, tz = p->tile / MAP_N + rng_below(3) - 1;
+                if (p->tile >= 0 && tx >= 0 && tx < MAP_N && tz >= 0 && tz < MAP_N)
+                    p->tile = (int16_t)map_index(tx, tz);
+            }
+            for (int e = rng_below(4); e > 0; e--) {
+                int ev = rng_below(5), at = rng_below(n[team] + 1);
+                if ((ev == 0 || ev == 1) && n[team] < MAX_SRC) {    /* one comes, or a double */
+                    VisionSource x = ev == 0 ? src_at(rng_below(MAP_N), rng_below(MAP_N), rng_below(2))
+                                             : s[rng_below(n[team])];
+                    memmove(s + at + 1, s + at, (size_t)(n[team] - at) * sizeof *s);
+                    s[at] = x;
+                    n[team]++;
+                } else if (ev == 2 && at < n[team]) {              /* one goes */
+                    memmove(s + at, s + at + 1, (size_t)(n[team] - at - 1) * sizeof *s);
+                    n[team]--;
+                } else if (ev == 3 && at < n[team]) {              /* two trade places */
+                    int b = rng_below(n[team]);
+                    VisionSource x = s[at];
+                    s[at] = s[b];
+                    s[b] = x;
+                } else if (ev == 4 && at < n[team]) {              /* one jumps anywhere */
+                    s[at].tile = (int16_t)rng_below(MAP_TILES);
+                }
+            }
+        }
+        if (rng_below(80) == 0)
+            alive[rng_below(m->building_n)] = 0;
+        vision_init(fresh, t);
+        for (int team = 0; team < 2; team++) {
+            vision_update(v, team, src[team], n[team], alive);
+            vision_update(fresh, team, src[team], n[team], alive);
+        }
+        if (memcmp(v->grid, fresh->grid, sizeof v->grid) != 0 && bad++ < 3)
+            fprintf(stderr, "incremental: step %d differs from a fresh build\n", step);
+    }
+    CHECK_EQ(bad, 0);
+    free(fresh);
+    free(v);
+    vision_tables_free(t);
+    free(m);
+}
+
 static double now_s(void)
 {
     struct timespec ts;
@@ -681,6 +751,7 @@ int main(void)
     test_teams_and_cache();
     test_sees_point();
     test_random_vs_brute();
+    test_incremental();
     test_shared_map();
     return check_report("test_vision");
 }
