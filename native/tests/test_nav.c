@@ -514,6 +514,93 @@ static void test_search_speed(void)
     free(nav);
 }
 
+/* A* written plainly (the open list scanned for the lowest f, then discovery
+ * order): the oracle for the search behind nav_find_path */
+static int astar_plain(const Nav *nav, const MapData *m, int start, int goal, int32_t *out)
+{
+    static int32_t g[MAP_TILES], order[MAP_TILES], parent[MAP_TILES], f[MAP_TILES], open[MAP_TILES];
+    static uint8_t state[MAP_TILES];    /* 0 unseen, 1 open, 2 closed */
+    memset(state, 0, sizeof state);
+    int gx = goal % MAP_N, gz = goal / MAP_N, n_open = 0, n_order = 0;
+    int32_t hg = m->height8[goal] * 4;
+#define H(t) (32 * (abs((t) % MAP_N - gx) + abs((t) / MAP_N - gz)) + abs(m->height8[t] * 4 - hg))
+    g[start] = 0; f[start] = H(start); order[start] = n_order++; parent[start] = -1;
+    state[start] = 1; open[n_open++] = start;
+    while (n_open > 0) {
+        int best = 0;
+        for (int k = 1; k < n_open; k++) {
+            int a = open[k], b = open[best];
+            if (f[a] < f[b] || (f[a] == f[b] && order[a] < order[b])) best = k;
+        }
+        int t = open[best];
+        open[best] = open[--n_open];
+        if (t == goal) {
+            int len = 0;
+            for (int u = goal; u >= 0; u = parent[u]) len++;
+            int i = len;
+            for (int u = goal; u >= 0; u = parent[u]) out[--i] = u;
+            return len;
+        }
+        state[t] = 2;
+        int tx = t % MAP_N, tz = t / MAP_N;
+        int nb[4] = {
+            tx + 1 < MAP_N && (m->edges[t] & MAP_EDGE_E) ? t + 1 : -1,
+            tx > 0 && (m->edges[t - 1] & MAP_EDGE_E) ? t - 1 : -1,
+            tz + 1 < MAP_N && (m->edges[t] & MAP_EDGE_S) ? t + MAP_N : -1,
+            tz > 0 && (m->edges[t - MAP_N] & MAP_EDGE_S) ? t - MAP_N : -1,
+        };
+        for (int k = 0; k < 4; k++) {
+            int v = nb[k];
+            if (v < 0 || state[v] == 2 || !nav_open(nav, m, v)) continue;
+            int32_t ng = g[t] + 32 + abs(m->height8[v] * 4 - m->height8[t] * 4);
+            if (state[v] == 0) {
+                state[v] = 1; order[v] = n_order++; open[n_open++] = v;
+            } else if (ng >= g[v]) {
+                continue;
+            }
+            g[v] = ng; f[v] = ng + H(v); parent[v] = t;
+        }
+    }
+#undef H
+    return 0;
+}
+
+/* the bucketed A* against the plain one on random maps: walls, cliffs,
+ * footprints, and heights from gentle (many ties) to steep (f values of open
+ * tiles more than NAV_BUCKETS apart, sharing buckets) */
+static void test_search_reference(void)
+{
+    static int32_t fast[MAP_TILES], plain[MAP_TILES];
+    Nav *nav = new_nav();
+    lcg_state = 11;
+    int differ = 0, found = 0, searches = 0;
+    for (int round = 0; round < 6; round++) {
+        MapData *m = field();
+        int steep = round >= 4;
+        for (int t = 0; t < MAP_TILES; t++) {
+            if (lcg() % 5 == 0) m->walkable[t] = 0;
+            if (lcg() % 9 == 0) m->edges[t] &= (uint8_t)~(lcg() % 2 ? MAP_EDGE_E : MAP_EDGE_S);
+            m->height8[t] = (int16_t)(steep ? (int)(lcg() % 256) : 8 * (int)(lcg() % 4) - 8);
+        }
+        memset(nav->occupied, 0, sizeof nav->occupied);
+        for (int k = 0; k < 300; k++) nav->occupied[lcg() % MAP_TILES] = 1;
+        for (int q = 0; q < 25; q++) {
+            int start = (int)(lcg() % MAP_TILES), goal;
+            do goal = (int)(lcg() % MAP_TILES); while (!nav_open(nav, m, goal));
+            int a = nav_search_tiles(nav, m, start, goal, fast);
+            int b = astar_plain(nav, m, start, goal, plain);
+            differ += a != b || memcmp(fast, plain, (size_t)a * sizeof fast[0]) != 0;
+            found += a > 0;
+            searches++;
+        }
+        free(m);
+    }
+    CHECK_EQ(differ, 0);
+    CHECK(found > searches / 2);
+    nav_release(nav);
+    free(nav);
+}
+
 static void test_steer(void)
 {
     MapData *m = field();
@@ -768,6 +855,7 @@ int main(void)
     test_footprint_and_cache();
     test_cache_transparency();
     test_search_speed();
+    test_search_reference();
     test_steer();
     test_collide();
     test_collide_reference();
