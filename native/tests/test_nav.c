@@ -601,6 +601,52 @@ static void test_search_reference(void)
     free(nav);
 }
 
+/* fx_atan2 as first written, a loop over the table: the oracle for the
+ * written-out steps in fixmath.h */
+static int32_t atan2_loop(int64_t dz, int64_t dx)
+{
+    static const int32_t atan_tab[16] = {
+        2097152, 1238021, 654136, 332050, 166669, 83416, 41718, 20860,
+        10430, 5215, 2608, 1304, 652, 326, 163, 81 };
+    if (dx == 0 && dz == 0) return 0;
+    int32_t angle = 0;
+    if (dx < 0) { dx = -dx; dz = -dz; angle = 32768 * 256; }
+    while (dx > ((int64_t)1 << 40) || dz > ((int64_t)1 << 40) || dz < -((int64_t)1 << 40)) { dx >>= 1; dz >>= 1; }
+    dx *= 65536; dz *= 65536;
+    for (int i = 0; i < 16; i++) {
+        int64_t neg = -(int64_t)(dz <= 0);
+        int64_t nx = dx + (((dz >> i) ^ neg) - neg);
+        int64_t nz = dz - (((dx >> i) ^ neg) - neg);
+        angle += (atan_tab[i] ^ (int32_t)neg) - (int32_t)neg;
+        dx = nx; dz = nz;
+    }
+    int32_t a = (angle + 128) >> 8;
+    return a & 0xFFFF;
+}
+
+/* every vector with components up to +-700, then random ones of every size
+ * (up to 2^46, past the scaling threshold) and both signs */
+static void test_atan2_reference(void)
+{
+    long differ = 0, n = 0;
+    for (int64_t dz = -700; dz <= 700; dz++)
+        for (int64_t dx = -700; dx <= 700; dx++, n++)
+            differ += fx_atan2(dz, dx) != atan2_loop(dz, dx);
+    uint64_t r = 99;
+    for (int i = 0; i < 4000000; i++, n++) {
+        r = r * 6364136223846793005ull + 1442695040888963407ull;
+        int bx = (int)(r >> 58) % 47, bz = (int)(r >> 52 & 63) % 47;
+        uint64_t q = r * 0x9E3779B97F4A7C15ull;
+        int64_t dx = (int64_t)((q >> 8) & ((1ull << bx) - 1)), dz = (int64_t)((q >> 12) * 2654435761u & ((1ull << bz) - 1));
+        if (r & 1) dx = -dx;
+        if (r & 2) dz = -dz;
+        if ((r & 60) == 0) dz = r & 64 ? dx : -dx;    /* the diagonals */
+        differ += fx_atan2(dz, dx) != atan2_loop(dz, dx);
+    }
+    CHECK_EQ(differ, 0);
+    CHECK(n > 5000000);
+}
+
 static void test_steer(void)
 {
     MapData *m = field();
@@ -856,6 +902,7 @@ int main(void)
     test_cache_transparency();
     test_search_speed();
     test_search_reference();
+    test_atan2_reference();
     test_steer();
     test_collide();
     test_collide_reference();
