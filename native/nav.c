@@ -582,24 +582,29 @@ static void share_halves(int64_t dx, int64_t dz, int64_t d, int64_t overlap,
     *bx = (int32_t)qx; *bz = (int32_t)qz;
 }
 
-/* try to move body b by (ox,oz); 1 if it moved or needed no move */
-static int try_push(const Nav *nav, const MapData *map, NavBody *b, int32_t ox, int32_t oz, int *moved)
+/* try to move body b by (ox,oz); 1 if it moved or needed no move. Sets
+ * `bit` in *moved when it moved. */
+static int try_push(const Nav *nav, const MapData *map, NavBody *b, int32_t ox, int32_t oz, int *moved, int bit)
 {
     if (ox == 0 && oz == 0) return 1;
     int32_t nx = b->x + ox, nz = b->z + oz;
     if (!move_ok(nav, map, b->x, b->z, nx, nz)) return 0;
     b->x = nx; b->z = nz;
-    *moved = 1;
+    *moved |= bit;
     return 1;
 }
 
-static inline void resolve_pair(const Nav *nav, const MapData *map, NavBody *a, NavBody *b, int *moved)
+/* a and b act on each other: not both pinned and closer than R = the sum of
+ * their radii; (dx, dz) = b - a, d2 = its squared length */
+static inline int in_contact(const NavBody *a, const NavBody *b, int64_t R, int64_t d2)
 {
-    int64_t R = (int64_t)a->radius + b->radius;
-    if (R <= 0 || (a->pinned && b->pinned)) return;
-    int64_t dx = (int64_t)b->x - a->x, dz = (int64_t)b->z - a->z;
-    int64_t d2 = dx * dx + dz * dz;
-    if (d2 >= R * R) return;
+    return R > 0 && d2 < R * R && !(a->pinned && b->pinned);
+}
+
+/* Push a pair in contact apart. Returns which moved: 1 = a, 2 = b. */
+static int push_apart(const Nav *nav, const MapData *map, NavBody *a, NavBody *b, int64_t R,
+                      int64_t dx, int64_t dz, int64_t d2)
+{
     int64_t d = fx_isqrt64((uint64_t)d2);
     int64_t overlap = R - d;
     int32_t ax = 0, az = 0, bx = 0, bz = 0;     /* a pinned body's share is 0 */
@@ -611,19 +616,29 @@ static inline void resolve_pair(const Nav *nav, const MapData *map, NavBody *a, 
     int stay_a = ax == 0 && az == 0, stay_b = bx == 0 && bz == 0;
     int ok_a = stay_a || move_ok(nav, map, a->x, a->z, na_x, na_z);
     int ok_b = stay_b || move_ok(nav, map, b->x, b->z, nb_x, nb_z);
+    int moved = 0;
     if (ok_a && ok_b) {
         /* both steps were just checked and neither depends on the other body */
-        if (!stay_a) { a->x = na_x; a->z = na_z; *moved = 1; }
-        if (!stay_b) { b->x = nb_x; b->z = nb_z; *moved = 1; }
+        if (!stay_a) { a->x = na_x; a->z = na_z; moved |= 1; }
+        if (!stay_b) { b->x = nb_x; b->z = nb_z; moved |= 2; }
     } else if (!ok_a && ok_b) {
         int32_t fx, fz;
         share_vec(dx, dz, d, overlap, &fx, &fz);
-        if (b->pinned || !try_push(nav, map, b, fx, fz, moved)) try_push(nav, map, b, bx, bz, moved);
+        if (b->pinned || !try_push(nav, map, b, fx, fz, &moved, 2)) try_push(nav, map, b, bx, bz, &moved, 2);
     } else if (ok_a && !ok_b) {
         int32_t fx, fz;
         share_vec(dx, dz, d, overlap, &fx, &fz);
-        if (a->pinned || !try_push(nav, map, a, -fx, -fz, moved)) try_push(nav, map, a, ax, az, moved);
+        if (a->pinned || !try_push(nav, map, a, -fx, -fz, &moved, 1)) try_push(nav, map, a, ax, az, &moved, 1);
     }
+    return moved;
+}
+
+/* one pair of a pass: sets *moved when a body moved */
+static void resolve_pair(const Nav *nav, const MapData *map, NavBody *a, NavBody *b, int *moved)
+{
+    int64_t R = (int64_t)a->radius + b->radius;
+    int64_t dx = (int64_t)b->x - a->x, dz = (int64_t)b->z - a->z, d2 = dx * dx + dz * dz;
+    if (in_contact(a, b, R, d2) && push_apart(nav, map, a, b, R, dx, dz, d2)) *moved = 1;
 }
 
 /* cell coordinate of a position: floor((v + half map) / cs) clamped to
@@ -865,16 +880,17 @@ void nav_collide(const Nav *nav, const MapData *map, NavBody *bodies, int n)
             /* the same two positions as at its last evaluation: the same no-op */
             if (c.tested[s] && c.moved_at[i] < c.tested[s] && c.moved_at[j] < c.tested[s]) continue;
             c.tested[s] = ++seq;
-            int32_t ix = bodies[i].x, iz = bodies[i].z, jx = bodies[j].x, jz = bodies[j].z;
-            int hit = 0;
-            resolve_pair(nav, map, &bodies[i], &bodies[j], &hit);
+            NavBody *a = &bodies[i], *b = &bodies[j];
+            int64_t R = (int64_t)a->radius + b->radius;
+            int64_t dx = (int64_t)b->x - a->x, dz = (int64_t)b->z - a->z, d2 = dx * dx + dz * dz;
+            if (!in_contact(a, b, R, d2)) continue;
+            int hit = push_apart(nav, map, a, b, R, dx, dz, d2);
             if (!hit) continue;
             moved = 1;
             seq++;
-            int i_moved = bodies[i].x != ix || bodies[i].z != iz, j_moved = bodies[j].x != jx || bodies[j].z != jz;
-            if (i_moved) c.moved_at[i] = seq;
-            if (j_moved) c.moved_at[j] = seq;
-            if ((i_moved && strayed(&c, i)) || (j_moved && strayed(&c, j))) {
+            if (hit & 1) c.moved_at[i] = seq;
+            if (hit & 2) c.moved_at[j] = seq;
+            if (((hit & 1) && strayed(&c, i)) || ((hit & 2) && strayed(&c, j))) {
                 collide_list(&c, i, j);     /* new positions, same pass, from the next pair on */
                 s = -1;
             }
