@@ -199,7 +199,7 @@ int nav_line_clear(const Nav *nav, const MapData *map, int32_t x0, int32_t z0, i
 }
 
 /* a body may move from (x0,z0) to (x1,z1) in one straight step */
-static int move_ok(const Nav *nav, const MapData *map, int32_t x0, int32_t z0, int32_t x1, int32_t z1)
+static inline int move_ok(const Nav *nav, const MapData *map, int32_t x0, int32_t z0, int32_t x1, int32_t z1)
 {
     if (!map_world_inside(x1, z1)) return 0;
     /* most steps stay on one tile: walk() crosses nothing then and only asks
@@ -748,19 +748,23 @@ static int list_by_sweep(Collide *c, int fi, int fj)
 {
     const NavBody *b = c->b;
     const uint32_t band = (uint32_t)(c->reach >> 7) + 1;    /* columns a listed pair can be apart */
-    int m = 0;
+    int m = 0, rlo = 255, rhi = 0;
     for (int i = 0; i < c->n; i++) {
         if (!b[i].active) continue;
         int64_t ux = (int64_t)b[i].x + MAP_HALF_WORLD, uz = (int64_t)b[i].z + MAP_HALF_WORLD;
         int64_t col = ux < 0 ? 0 : ux >> 7, row = uz < 0 ? 0 : uz / c->reach;
-        c->key[i] = (uint32_t)(row > 255 ? 255 : row) << 16 | (uint32_t)(col > 65535 ? 65535 : col);
+        int r = row > 255 ? 255 : (int)row;
+        if (r < rlo) rlo = r;
+        if (r > rhi) rhi = r;
+        c->key[i] = (uint32_t)r << 16 | (uint32_t)(col > 65535 ? 65535 : col);
         c->spare[m++] = (int16_t)i;
     }
-    /* by row (a counting sort), then by column within the row (rows hold few bodies) */
-    int count[257] = {0}, first[256];
+    /* by row (a counting sort over the rows in use), then by column within
+     * the row (rows hold few bodies) */
+    int count[257], first[256];
+    for (int r = rlo; r <= rhi + 1; r++) count[r] = 0;
     for (int q = 0; q < m; q++) count[(c->key[c->spare[q]] >> 16) + 1]++;
-    for (int r = 0; r < 256; r++) count[r + 1] += count[r];
-    memcpy(first, count, sizeof first);
+    for (int r = rlo; r <= rhi; r++) { count[r + 1] += count[r]; first[r] = count[r]; }
     for (int q = 0; q < m; q++) {
         int i = c->spare[q];
         uint32_t k = c->key[i];
