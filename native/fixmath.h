@@ -53,10 +53,6 @@ static inline int64_t fx_dist2(int32_t x0, int32_t z0, int32_t x1, int32_t z1)
  * [0, 65,536). CORDIC in vectoring mode; exact to about 2 units. (0,0) -> 0. */
 static inline int32_t fx_atan2(int64_t dz, int64_t dx)
 {
-    /* atan(2^-i) in binary angle units * 256 (extra precision) */
-    static const int32_t atan_tab[16] = {
-        2097152, 1238021, 654136, 332050, 166669, 83416, 41718, 20860,
-        10430, 5215, 2608, 1304, 652, 326, 163, 81 };
     if (dx == 0 && dz == 0) return 0;
     int32_t angle = 0;
     /* rotate into the right half plane */
@@ -64,15 +60,27 @@ static inline int32_t fx_atan2(int64_t dz, int64_t dx)
     /* scale down so the iterations cannot overflow */
     while (dx > ((int64_t)1 << 40) || dz > ((int64_t)1 << 40) || dz < -((int64_t)1 << 40)) { dx >>= 1; dz >>= 1; }
     dx *= 65536; dz *= 65536;
-    for (int i = 0; i < 16; i++) {
-        /* branch-free: neg = 0 when dz > 0 (add atan(2^-i)), else -1 (subtract
-         * it and rotate the other way); (v ^ neg) - neg is v or -v */
-        int64_t neg = -(int64_t)(dz <= 0);
-        int64_t nx = dx + (((dz >> i) ^ neg) - neg);
-        int64_t nz = dz - (((dx >> i) ^ neg) - neg);
-        angle += (atan_tab[i] ^ (int32_t)neg) - (int32_t)neg;
-        dx = nx; dz = nz;
-    }
+    /* Step i adds atan(2^-i) (in binary angle units * 256, for precision) when
+     * dz > 0 and subtracts it, rotating the other way, when dz <= 0. Written
+     * out and branch-free: neg = -1 when dz <= 0, else 0; (v ^ neg) - neg is v
+     * or -v; `minus` sums the subtracted angles, so the total is
+     * FX_ATAN_SUM - 2 * minus. */
+    int32_t minus = 0;
+#define FX_CORDIC_STEP(i, atan_i) do { \
+        int64_t neg = (dz - 1) >> 63; \
+        int64_t nx = dx + (((dz >> (i)) ^ neg) - neg); \
+        dz -= ((dx >> (i)) ^ neg) - neg; \
+        dx = nx; \
+        minus += (int32_t)neg & (atan_i); \
+    } while (0)
+    FX_CORDIC_STEP(0, 2097152); FX_CORDIC_STEP(1, 1238021); FX_CORDIC_STEP(2, 654136);
+    FX_CORDIC_STEP(3, 332050);  FX_CORDIC_STEP(4, 166669);  FX_CORDIC_STEP(5, 83416);
+    FX_CORDIC_STEP(6, 41718);   FX_CORDIC_STEP(7, 20860);   FX_CORDIC_STEP(8, 10430);
+    FX_CORDIC_STEP(9, 5215);    FX_CORDIC_STEP(10, 2608);   FX_CORDIC_STEP(11, 1304);
+    FX_CORDIC_STEP(12, 652);    FX_CORDIC_STEP(13, 326);    FX_CORDIC_STEP(14, 163);
+    FX_CORDIC_STEP(15, 81);
+#undef FX_CORDIC_STEP
+    angle += 4654801 - 2 * minus;   /* 4,654,801: the sum of the 16 angles */
     int32_t a = (angle + 128) >> 8;
     return a & 0xFFFF;
 }

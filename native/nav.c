@@ -43,8 +43,9 @@
  *   (squared tile distance, then tile index). A* ties are broken by discovery
  *   order (first discovery; a node keeps its order when its cost improves).
  *   Neighbours are expanded in the order +x, -x, +z, -z. The open list is a
- *   4-ary heap of packed words (f, discovery order, tile), so a comparison is
- *   one integer compare; seen/closed use a per-search stamp (no clearing).
+ *   bucket queue: a bucket per f value, each a list in discovery order, so
+ *   taking the best tile is reading the head of the lowest non-empty bucket;
+ *   seen/closed use a per-search stamp (no clearing).
  *
  * nav_steer turns by at most NAV_TURN_RATE per tick and steps only on a tick
  * where it ends exactly facing the target; the step keeps the exact (dx, dz)
@@ -81,7 +82,7 @@
 
 #define NAV_PROBE 8                 /* cache slots probed per key */
 
-_Static_assert(MAP_TILES < 32767, "parent/heap_pos are int16");
+_Static_assert(MAP_TILES < 32767, "parent/next/prev are int16");
 _Static_assert(NAV_MAX_BODIES < 32767, "collision lists are int16");
 _Static_assert((NAV_CACHE_SIZE & (NAV_CACHE_SIZE - 1)) == 0, "cache size is a power of two");
 
@@ -198,7 +199,7 @@ int nav_line_clear(const Nav *nav, const MapData *map, int32_t x0, int32_t z0, i
 }
 
 /* a body may move from (x0,z0) to (x1,z1) in one straight step */
-static int move_ok(const Nav *nav, const MapData *map, int32_t x0, int32_t z0, int32_t x1, int32_t z1)
+static inline int move_ok(const Nav *nav, const MapData *map, int32_t x0, int32_t z0, int32_t x1, int32_t z1)
 {
     if (!map_world_inside(x1, z1)) return 0;
     /* most steps stay on one tile: walk() crosses nothing then and only asks
@@ -221,126 +222,143 @@ static int32_t heur(const MapData *map, int t, int goal)
     return 32 * ((dx < 0 ? -dx : dx) + (dz < 0 ? -dz : dz)) + (dh < 0 ? -dh : dh);
 }
 
-#define KV_TILE_BITS 14
-#define KV_ORDER_BITS 14
-#define KV_KEY_SHIFT (KV_TILE_BITS + KV_ORDER_BITS)
-_Static_assert(MAP_TILES <= (1 << KV_TILE_BITS), "tile index fits the heap word");
+_Static_assert(MAP_TILES <= 65536, "discovery order fits the key's low 16 bits");
+_Static_assert((NAV_BUCKETS & (NAV_BUCKETS - 1)) == 0, "bucket count is a power of two");
 
-static uint64_t kv_make(int64_t f, uint32_t order, int tile)
+/* Link t (its key set) into its bucket, keeping the bucket in key order. A
+ * new tile has the largest discovery order so far and goes last unless the
+ * bucket also holds a larger f (one NAV_BUCKETS higher). */
+static void open_insert(NavSearch *s, int t)
 {
-    return ((uint64_t)f << KV_KEY_SHIFT) | ((uint64_t)order << KV_TILE_BITS) | (uint64_t)tile;
+    uint64_t k = s->key[t];
+    int b = (int)(k >> 16) & (NAV_BUCKETS - 1);
+    int after = s->head[b] ? s->tail[b] : -1;
+    while (after >= 0 && s->key[after] > k) after = s->prev[after];
+    int before = after >= 0 ? s->next[after] : s->head[b] - 1;
+    s->prev[t] = (int16_t)after;
+    s->next[t] = (int16_t)before;
+    if (after >= 0) s->next[after] = (int16_t)t; else s->head[b] = (int16_t)(t + 1);
+    if (before >= 0) s->prev[before] = (int16_t)t; else s->tail[b] = (int16_t)t;
 }
 
-static int kv_tile(uint64_t kv) { return (int)(kv & ((1u << KV_TILE_BITS) - 1)); }
-
-static void heap_up(NavSearch *nav, int i)
+static void open_remove(NavSearch *s, int t)
 {
-    uint64_t v = nav->heap_kv[i];
-    while (i > 0) {
-        int p = (i - 1) >> 2;
-        uint64_t pv = nav->heap_kv[p];
-        if (pv <= v) break;
-        nav->heap_kv[i] = pv;
-        nav->heap_pos[kv_tile(pv)] = (int16_t)i;
-        i = p;
-    }
-    nav->heap_kv[i] = v;
-    nav->heap_pos[kv_tile(v)] = (int16_t)i;
+    int b = (int)(s->key[t] >> 16) & (NAV_BUCKETS - 1);
+    int p = s->prev[t], n = s->next[t];
+    if (p >= 0) s->next[p] = (int16_t)n; else s->head[b] = (int16_t)(n + 1);
+    if (n >= 0) s->prev[n] = (int16_t)p; else s->tail[b] = (int16_t)p;
 }
 
-/* 4-ary heap. Sift down; heap_kv[n..n+2] always hold UINT64_MAX sentinels so
- * the four children can be compared without bounds tests */
-static void heap_down(NavSearch *nav, int i, int n)
+/* one search's constants and counters */
+typedef struct {
+    NavSearch *s;
+    const Nav *occ;
+    const MapData *map;
+    uint32_t open_mark;
+    uint32_t order;
+    int gx, gz;
+    int32_t gh;
+    int32_t fmax;                   /* largest f opened: bounds the buckets to clear */
+} AStar;
+
+/* Offer neighbour nb (column nx, row nz) of the expanded tile t: a new tile
+ * opens with the next discovery order, an open one keeps its order when its g
+ * improves. */
+static inline void relax(AStar *a, int t, int32_t gt, int32_t ht, int nb, int nx, int nz)
 {
-    uint64_t v = nav->heap_kv[i];
-    uint64_t *h = nav->heap_kv;
-    for (;;) {
-        int c = 4 * i + 1;
-        if (c >= n) break;
-        int m01 = c + (h[c + 1] < h[c]);
-        int m23 = c + 2 + (h[c + 3] < h[c + 2]);
-        int m = h[m23] < h[m01] ? m23 : m01;
-        uint64_t mv = h[m];
-        if (v <= mv) break;
-        h[i] = mv;
-        nav->heap_pos[kv_tile(mv)] = (int16_t)i;
-        i = m;
+    NavSearch *s = a->s;
+    uint32_t mk = s->mark[nb];
+    if (mk == a->open_mark + 1 || !nav_open(a->occ, a->map, nb)) return;
+    int32_t hn = tile_h(a->map, nb);
+    int32_t dh = hn - ht;
+    int32_t ng = gt + 32 + (dh < 0 ? -dh : dh);
+    if (mk != a->open_mark) {
+        int dx = nx - a->gx, dz = nz - a->gz, dg = hn - a->gh;
+        int32_t f = ng + 32 * ((dx < 0 ? -dx : dx) + (dz < 0 ? -dz : dz)) + (dg < 0 ? -dg : dg);
+        s->mark[nb] = a->open_mark;
+        s->g[nb] = ng;
+        s->parent[nb] = (int16_t)t;
+        s->key[nb] = (uint64_t)f << 16 | a->order++;
+        if (f > a->fmax) a->fmax = f;
+        open_insert(s, nb);
+    } else if (ng < s->g[nb]) {
+        open_remove(s, nb);
+        s->key[nb] -= (uint64_t)(s->g[nb] - ng) << 16;
+        s->g[nb] = ng;
+        s->parent[nb] = (int16_t)t;
+        open_insert(s, nb);
     }
-    h[i] = v;
-    nav->heap_pos[kv_tile(v)] = (int16_t)i;
 }
 
 /* A* from start to goal (goal open). On success the tile path start..goal is
- * written to nav->heap[0..len-1] and len returned; 0 when unreachable.
- * Heap words order by f, then discovery order (unique), so the tile bits
- * never decide. A node keeps its discovery order when its g improves. */
-static int astar(const Nav *open, NavSearch *nav, const MapData *map, int start, int goal)
+ * written to nav->path[0..len-1] and len returned; 0 when unreachable.
+ * Tiles are expanded in key order: f, then discovery order (unique). The
+ * heuristic is consistent (a step changes it by at most the step's cost), so
+ * no tile opens below the f last expanded and the scan for the next
+ * non-empty bucket only moves up. A tile keeps its discovery order when its
+ * g improves. */
+static int astar(const Nav *occ, NavSearch *nav, const MapData *map, int start, int goal)
 {
-    uint32_t s = ++nav->stamp;
-    if (s == 0) {
-        memset(nav->seen, 0, sizeof nav->seen);
-        memset(nav->closed, 0, sizeof nav->closed);
-        s = nav->stamp = 1;
+    nav->stamp += 2;
+    if (nav->stamp < 2) {           /* wrapped: old marks could read as this search's */
+        memset(nav->mark, 0, sizeof nav->mark);
+        nav->stamp = 2;
     }
-    uint32_t order = 0;
-    nav->seen[start] = s;
+    AStar a = { nav, occ, map, nav->stamp, 0, goal % MAP_N, goal / MAP_N, tile_h(map, goal), 0 };
+    nav->mark[start] = a.open_mark;
     nav->g[start] = 0;
     nav->parent[start] = -1;
-    nav->heap_kv[0] = kv_make(heur(map, start, goal), order++, start);
-    nav->heap_pos[start] = 0;
-    nav->heap_kv[1] = nav->heap_kv[2] = nav->heap_kv[3] = UINT64_MAX;
-    int n = 1, found = 0;
-    const int32_t gh = tile_h(map, goal);
-    const int gxx = goal % MAP_N, gzz = goal / MAP_N;
-    while (n > 0) {
-        int t = kv_tile(nav->heap_kv[0]);
-        n--;
-        if (n > 0) {
-            nav->heap_kv[0] = nav->heap_kv[n];
-            nav->heap_kv[n] = UINT64_MAX;
-            heap_down(nav, 0, n);
+    int32_t f = heur(map, start, goal);
+    nav->key[start] = (uint64_t)f << 16 | a.order++;
+    a.fmax = f;
+    open_insert(nav, start);
+    int open_n = 1, found = 0;
+    uint32_t fcur = (uint32_t)f;
+    while (open_n > 0) {
+        int t;
+        for (;;) {                  /* the lowest key: the head of the first bucket holding f = fcur */
+            int h = nav->head[fcur & (NAV_BUCKETS - 1)];
+            if (h && (uint32_t)(nav->key[h - 1] >> 16) == fcur) { t = h - 1; break; }
+            fcur++;
         }
+        open_remove(nav, t);
         if (t == goal) { found = 1; break; }
-        nav->closed[t] = s;
+        nav->mark[t] = a.open_mark + 1;
         int tx = t % MAP_N, tz = t / MAP_N;
         int32_t gt = nav->g[t], ht = tile_h(map, t);
         uint8_t ed = map->edges[t];
-        for (int k = 0; k < 4; k++) {
-            int nb;
-            if (k == 0) { if (!(ed & MAP_EDGE_E) || tx + 1 >= MAP_N) continue; nb = t + 1; }
-            else if (k == 1) { if (tx == 0 || !(map->edges[t - 1] & MAP_EDGE_E)) continue; nb = t - 1; }
-            else if (k == 2) { if (!(ed & MAP_EDGE_S) || tz + 1 >= MAP_N) continue; nb = t + MAP_N; }
-            else { if (tz == 0 || !(map->edges[t - MAP_N] & MAP_EDGE_S)) continue; nb = t - MAP_N; }
-            if (nav->closed[nb] == s || !nav_open(open, map, nb)) continue;
-            int32_t hn = tile_h(map, nb);
-            int32_t dh = hn - ht;
-            int32_t ng = gt + 32 + (dh < 0 ? -dh : dh);
-            if (nav->seen[nb] != s) {
-                int nx = nb % MAP_N - gxx, nz = nb / MAP_N - gzz, dg = hn - gh;
-                int32_t h = 32 * ((nx < 0 ? -nx : nx) + (nz < 0 ? -nz : nz)) + (dg < 0 ? -dg : dg);
-                nav->seen[nb] = s;
-                nav->g[nb] = ng;
-                nav->parent[nb] = (int16_t)t;
-                nav->heap_kv[n] = kv_make((int64_t)ng + h, order++, nb);
-                n++;
-                nav->heap_kv[n + 2] = UINT64_MAX;
-                heap_up(nav, n - 1);
-            } else if (ng < nav->g[nb]) {
-                int p = nav->heap_pos[nb];
-                uint64_t kv = nav->heap_kv[p];
-                uint64_t f = (kv >> KV_KEY_SHIFT) - (uint64_t)(nav->g[nb] - ng);
-                nav->heap_kv[p] = (f << KV_KEY_SHIFT) | (kv & (((uint64_t)1 << KV_KEY_SHIFT) - 1));
-                nav->g[nb] = ng;
-                nav->parent[nb] = (int16_t)t;
-                heap_up(nav, p);
-            }
-        }
+        int before = (int)a.order;
+        if ((ed & MAP_EDGE_E) && tx + 1 < MAP_N) relax(&a, t, gt, ht, t + 1, tx + 1, tz);
+        if (tx > 0 && (map->edges[t - 1] & MAP_EDGE_E)) relax(&a, t, gt, ht, t - 1, tx - 1, tz);
+        if ((ed & MAP_EDGE_S) && tz + 1 < MAP_N) relax(&a, t, gt, ht, t + MAP_N, tx, tz + 1);
+        if (tz > 0 && (map->edges[t - MAP_N] & MAP_EDGE_S)) relax(&a, t, gt, ht, t - MAP_N, tx, tz - 1);
+        open_n += (int)a.order - before - 1;
     }
+    /* empty the buckets still holding open tiles (all f from fcur to fmax) */
+    if (found)
+        for (int32_t k = (int32_t)fcur; k <= a.fmax && k < (int32_t)fcur + NAV_BUCKETS; k++)
+            nav->head[k & (NAV_BUCKETS - 1)] = 0;
     if (!found) return 0;
     int len = 0;
     for (int t = goal; t >= 0; t = nav->parent[t]) len++;
     int i = len;
-    for (int t = goal; t >= 0; t = nav->parent[t]) nav->heap[--i] = t;
+    for (int t = goal; t >= 0; t = nav->parent[t]) nav->path[--i] = t;
+    return len;
+}
+
+/* the scratch to search with: the lent one, else the match's own (made on first use) */
+static NavSearch *search_of(Nav *nav)
+{
+    if (!nav->search) nav->search = nav->own_search = calloc(1, sizeof *nav->own_search);
+    return nav->search;
+}
+
+int nav_search_tiles(Nav *nav, const MapData *map, int start, int goal, int32_t *tiles)
+{
+    NavSearch *search = search_of(nav);
+    if (!search) return 0;
+    int len = astar(nav, search, map, start, goal);
+    memcpy(tiles, search->path, (size_t)len * sizeof *tiles);
     return len;
 }
 
@@ -371,12 +389,11 @@ static void canonical_path(Nav *nav, const MapData *map, int start, int goal, Na
 {
     out->n = 0;
     *complete = 0;
-    NavSearch *search = nav->search;
-    if (!search) search = nav->search = nav->own_search = calloc(1, sizeof *nav->own_search);
+    NavSearch *search = search_of(nav);
     if (!search) return;   /* out of memory: unreachable this time, never a crash */
     int len = astar(nav, search, map, start, goal);
     if (len == 0) return;
-    const int32_t *p = search->heap;
+    const int32_t *p = search->path;
     if (len == 1) {
         out->x[0] = cx_of(start); out->z[0] = cz_of(start); out->n = 1;
         *complete = 1;
@@ -565,24 +582,29 @@ static void share_halves(int64_t dx, int64_t dz, int64_t d, int64_t overlap,
     *bx = (int32_t)qx; *bz = (int32_t)qz;
 }
 
-/* try to move body b by (ox,oz); 1 if it moved or needed no move */
-static int try_push(const Nav *nav, const MapData *map, NavBody *b, int32_t ox, int32_t oz, int *moved)
+/* try to move body b by (ox,oz); 1 if it moved or needed no move. Sets
+ * `bit` in *moved when it moved. */
+static int try_push(const Nav *nav, const MapData *map, NavBody *b, int32_t ox, int32_t oz, int *moved, int bit)
 {
     if (ox == 0 && oz == 0) return 1;
     int32_t nx = b->x + ox, nz = b->z + oz;
     if (!move_ok(nav, map, b->x, b->z, nx, nz)) return 0;
     b->x = nx; b->z = nz;
-    *moved = 1;
+    *moved |= bit;
     return 1;
 }
 
-static inline void resolve_pair(const Nav *nav, const MapData *map, NavBody *a, NavBody *b, int *moved)
+/* a and b act on each other: not both pinned and closer than R = the sum of
+ * their radii; (dx, dz) = b - a, d2 = its squared length */
+static inline int in_contact(const NavBody *a, const NavBody *b, int64_t R, int64_t d2)
 {
-    int64_t R = (int64_t)a->radius + b->radius;
-    if (R <= 0 || (a->pinned && b->pinned)) return;
-    int64_t dx = (int64_t)b->x - a->x, dz = (int64_t)b->z - a->z;
-    int64_t d2 = dx * dx + dz * dz;
-    if (d2 >= R * R) return;
+    return R > 0 && d2 < R * R && !(a->pinned && b->pinned);
+}
+
+/* Push a pair in contact apart. Returns which moved: 1 = a, 2 = b. */
+static int push_apart(const Nav *nav, const MapData *map, NavBody *a, NavBody *b, int64_t R,
+                      int64_t dx, int64_t dz, int64_t d2)
+{
     int64_t d = fx_isqrt64((uint64_t)d2);
     int64_t overlap = R - d;
     int32_t ax = 0, az = 0, bx = 0, bz = 0;     /* a pinned body's share is 0 */
@@ -594,19 +616,29 @@ static inline void resolve_pair(const Nav *nav, const MapData *map, NavBody *a, 
     int stay_a = ax == 0 && az == 0, stay_b = bx == 0 && bz == 0;
     int ok_a = stay_a || move_ok(nav, map, a->x, a->z, na_x, na_z);
     int ok_b = stay_b || move_ok(nav, map, b->x, b->z, nb_x, nb_z);
+    int moved = 0;
     if (ok_a && ok_b) {
         /* both steps were just checked and neither depends on the other body */
-        if (!stay_a) { a->x = na_x; a->z = na_z; *moved = 1; }
-        if (!stay_b) { b->x = nb_x; b->z = nb_z; *moved = 1; }
+        if (!stay_a) { a->x = na_x; a->z = na_z; moved |= 1; }
+        if (!stay_b) { b->x = nb_x; b->z = nb_z; moved |= 2; }
     } else if (!ok_a && ok_b) {
         int32_t fx, fz;
         share_vec(dx, dz, d, overlap, &fx, &fz);
-        if (b->pinned || !try_push(nav, map, b, fx, fz, moved)) try_push(nav, map, b, bx, bz, moved);
+        if (b->pinned || !try_push(nav, map, b, fx, fz, &moved, 2)) try_push(nav, map, b, bx, bz, &moved, 2);
     } else if (ok_a && !ok_b) {
         int32_t fx, fz;
         share_vec(dx, dz, d, overlap, &fx, &fz);
-        if (a->pinned || !try_push(nav, map, a, -fx, -fz, moved)) try_push(nav, map, a, ax, az, moved);
+        if (a->pinned || !try_push(nav, map, a, -fx, -fz, &moved, 1)) try_push(nav, map, a, ax, az, &moved, 1);
     }
+    return moved;
+}
+
+/* one pair of a pass: sets *moved when a body moved */
+static void resolve_pair(const Nav *nav, const MapData *map, NavBody *a, NavBody *b, int *moved)
+{
+    int64_t R = (int64_t)a->radius + b->radius;
+    int64_t dx = (int64_t)b->x - a->x, dz = (int64_t)b->z - a->z, d2 = dx * dx + dz * dz;
+    if (in_contact(a, b, R, d2) && push_apart(nav, map, a, b, R, dx, dz, d2)) *moved = 1;
 }
 
 /* cell coordinate of a position: floor((v + half map) / cs) clamped to
@@ -716,19 +748,23 @@ static int list_by_sweep(Collide *c, int fi, int fj)
 {
     const NavBody *b = c->b;
     const uint32_t band = (uint32_t)(c->reach >> 7) + 1;    /* columns a listed pair can be apart */
-    int m = 0;
+    int m = 0, rlo = 255, rhi = 0;
     for (int i = 0; i < c->n; i++) {
         if (!b[i].active) continue;
         int64_t ux = (int64_t)b[i].x + MAP_HALF_WORLD, uz = (int64_t)b[i].z + MAP_HALF_WORLD;
         int64_t col = ux < 0 ? 0 : ux >> 7, row = uz < 0 ? 0 : uz / c->reach;
-        c->key[i] = (uint32_t)(row > 255 ? 255 : row) << 16 | (uint32_t)(col > 65535 ? 65535 : col);
+        int r = row > 255 ? 255 : (int)row;
+        if (r < rlo) rlo = r;
+        if (r > rhi) rhi = r;
+        c->key[i] = (uint32_t)r << 16 | (uint32_t)(col > 65535 ? 65535 : col);
         c->spare[m++] = (int16_t)i;
     }
-    /* by row (a counting sort), then by column within the row (rows hold few bodies) */
-    int count[257] = {0}, first[256];
+    /* by row (a counting sort over the rows in use), then by column within
+     * the row (rows hold few bodies) */
+    int count[257], first[256];
+    for (int r = rlo; r <= rhi + 1; r++) count[r] = 0;
     for (int q = 0; q < m; q++) count[(c->key[c->spare[q]] >> 16) + 1]++;
-    for (int r = 0; r < 256; r++) count[r + 1] += count[r];
-    memcpy(first, count, sizeof first);
+    for (int r = rlo; r <= rhi; r++) { count[r + 1] += count[r]; first[r] = count[r]; }
     for (int q = 0; q < m; q++) {
         int i = c->spare[q];
         uint32_t k = c->key[i];
@@ -848,16 +884,17 @@ void nav_collide(const Nav *nav, const MapData *map, NavBody *bodies, int n)
             /* the same two positions as at its last evaluation: the same no-op */
             if (c.tested[s] && c.moved_at[i] < c.tested[s] && c.moved_at[j] < c.tested[s]) continue;
             c.tested[s] = ++seq;
-            int32_t ix = bodies[i].x, iz = bodies[i].z, jx = bodies[j].x, jz = bodies[j].z;
-            int hit = 0;
-            resolve_pair(nav, map, &bodies[i], &bodies[j], &hit);
+            NavBody *a = &bodies[i], *b = &bodies[j];
+            int64_t R = (int64_t)a->radius + b->radius;
+            int64_t dx = (int64_t)b->x - a->x, dz = (int64_t)b->z - a->z, d2 = dx * dx + dz * dz;
+            if (!in_contact(a, b, R, d2)) continue;
+            int hit = push_apart(nav, map, a, b, R, dx, dz, d2);
             if (!hit) continue;
             moved = 1;
             seq++;
-            int i_moved = bodies[i].x != ix || bodies[i].z != iz, j_moved = bodies[j].x != jx || bodies[j].z != jz;
-            if (i_moved) c.moved_at[i] = seq;
-            if (j_moved) c.moved_at[j] = seq;
-            if ((i_moved && strayed(&c, i)) || (j_moved && strayed(&c, j))) {
+            if (hit & 1) c.moved_at[i] = seq;
+            if (hit & 2) c.moved_at[j] = seq;
+            if (((hit & 1) && strayed(&c, i)) || ((hit & 2) && strayed(&c, j))) {
                 collide_list(&c, i, j);     /* new positions, same pass, from the next pair on */
                 s = -1;
             }

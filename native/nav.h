@@ -34,6 +34,7 @@
 #define NAV_GOAL_SEARCH 8           /* a blocked goal moves to the nearest open tile within +-8 */
 #define NAV_COLLIDE_PASSES 4
 #define NAV_MAX_BODIES 1024         /* nav_collide handles at most this many bodies */
+#define NAV_BUCKETS 1024            /* A* open-list buckets (f values in use span far fewer) */
 
 typedef struct {
     int32_t n;                      /* waypoints, 0 = unreachable */
@@ -48,19 +49,19 @@ typedef struct {
 } NavCacheEntry;
 
 /* A* scratch, reused across searches (the stamp avoids clearing); about
- * 370 KiB, so lanes share one per thread instead of carrying one each. */
+ * 346 KiB, so lanes share one per thread instead of carrying one each. */
 typedef struct {
-    uint32_t stamp;
-    uint32_t seen[MAP_TILES];
-    uint32_t closed[MAP_TILES];
+    uint32_t stamp;                 /* even; a search's tiles are marked stamp (open) or stamp + 1 (closed) */
+    uint32_t mark[MAP_TILES];       /* below stamp: not seen in this search */
     int32_t g[MAP_TILES];
     int16_t parent[MAP_TILES];
-    int32_t heap[MAP_TILES];        /* after a search: the tile path, start first */
-    /* open list (4-ary heap), one word per entry: f = g + h in bits 28..63,
-     * discovery order (the tie-break) in bits 14..27, tile index in bits 0..13;
-     * UINT64_MAX sentinel words past the end */
-    uint64_t heap_kv[MAP_TILES + 4];
-    int16_t heap_pos[MAP_TILES];    /* tile -> slot in heap_kv (valid while seen and open) */
+    int32_t path[MAP_TILES];        /* after a search: the tile path, start first */
+    /* open list: a bucket per f (mod NAV_BUCKETS), each a doubly linked list
+     * in key order; key = f << 16 | discovery order (the tie-break) */
+    uint64_t key[MAP_TILES];
+    int16_t next[MAP_TILES], prev[MAP_TILES];   /* -1 ends a list */
+    int16_t head[NAV_BUCKETS];      /* first tile + 1, 0 = empty (all empty between searches) */
+    int16_t tail[NAV_BUCKETS];      /* last tile (valid while the bucket is not empty) */
 } NavSearch;
 
 typedef struct {
@@ -103,6 +104,10 @@ int nav_line_clear(const Nav *nav, const MapData *map, int32_t x0, int32_t z0, i
  * Returns out->n (0 when no path exists). */
 int nav_find_path(Nav *nav, const MapData *map, int32_t sx, int32_t sz, int32_t gx, int32_t gz,
                   NavPath *out);
+/* The A* tile path from tile start to tile goal (open), start first, into
+ * tiles[] (room for MAP_TILES); returns its length, 0 when unreachable. The
+ * search nav_find_path runs on a cache miss; exposed for the tests. */
+int nav_search_tiles(Nav *nav, const MapData *map, int start, int goal, int32_t *tiles);
 /* Turn toward (tx,tz) and step if facing it. Updates x, z, facing.
  * Returns 1 when the body is within NAV_REACH of (tx,tz) after the tick. */
 int nav_steer(const Nav *nav, const MapData *map, int32_t *x, int32_t *z, int32_t *facing,

@@ -514,6 +514,139 @@ static void test_search_speed(void)
     free(nav);
 }
 
+/* A* written plainly (the open list scanned for the lowest f, then discovery
+ * order): the oracle for the search behind nav_find_path */
+static int astar_plain(const Nav *nav, const MapData *m, int start, int goal, int32_t *out)
+{
+    static int32_t g[MAP_TILES], order[MAP_TILES], parent[MAP_TILES], f[MAP_TILES], open[MAP_TILES];
+    static uint8_t state[MAP_TILES];    /* 0 unseen, 1 open, 2 closed */
+    memset(state, 0, sizeof state);
+    int gx = goal % MAP_N, gz = goal / MAP_N, n_open = 0, n_order = 0;
+    int32_t hg = m->height8[goal] * 4;
+#define H(t) (32 * (abs((t) % MAP_N - gx) + abs((t) / MAP_N - gz)) + abs(m->height8[t] * 4 - hg))
+    g[start] = 0; f[start] = H(start); order[start] = n_order++; parent[start] = -1;
+    state[start] = 1; open[n_open++] = start;
+    while (n_open > 0) {
+        int best = 0;
+        for (int k = 1; k < n_open; k++) {
+            int a = open[k], b = open[best];
+            if (f[a] < f[b] || (f[a] == f[b] && order[a] < order[b])) best = k;
+        }
+        int t = open[best];
+        open[best] = open[--n_open];
+        if (t == goal) {
+            int len = 0;
+            for (int u = goal; u >= 0; u = parent[u]) len++;
+            int i = len;
+            for (int u = goal; u >= 0; u = parent[u]) out[--i] = u;
+            return len;
+        }
+        state[t] = 2;
+        int tx = t % MAP_N, tz = t / MAP_N;
+        int nb[4] = {
+            tx + 1 < MAP_N && (m->edges[t] & MAP_EDGE_E) ? t + 1 : -1,
+            tx > 0 && (m->edges[t - 1] & MAP_EDGE_E) ? t - 1 : -1,
+            tz + 1 < MAP_N && (m->edges[t] & MAP_EDGE_S) ? t + MAP_N : -1,
+            tz > 0 && (m->edges[t - MAP_N] & MAP_EDGE_S) ? t - MAP_N : -1,
+        };
+        for (int k = 0; k < 4; k++) {
+            int v = nb[k];
+            if (v < 0 || state[v] == 2 || !nav_open(nav, m, v)) continue;
+            int32_t ng = g[t] + 32 + abs(m->height8[v] * 4 - m->height8[t] * 4);
+            if (state[v] == 0) {
+                state[v] = 1; order[v] = n_order++; open[n_open++] = v;
+            } else if (ng >= g[v]) {
+                continue;
+            }
+            g[v] = ng; f[v] = ng + H(v); parent[v] = t;
+        }
+    }
+#undef H
+    return 0;
+}
+
+/* the bucketed A* against the plain one on random maps: walls, cliffs,
+ * footprints, and heights from gentle (many ties) to steep (f values of open
+ * tiles more than NAV_BUCKETS apart, sharing buckets) */
+static void test_search_reference(void)
+{
+    static int32_t fast[MAP_TILES], plain[MAP_TILES];
+    Nav *nav = new_nav();
+    lcg_state = 11;
+    int differ = 0, found = 0, searches = 0;
+    for (int round = 0; round < 6; round++) {
+        MapData *m = field();
+        int steep = round >= 4;
+        for (int t = 0; t < MAP_TILES; t++) {
+            if (lcg() % 5 == 0) m->walkable[t] = 0;
+            if (lcg() % 9 == 0) m->edges[t] &= (uint8_t)~(lcg() % 2 ? MAP_EDGE_E : MAP_EDGE_S);
+            m->height8[t] = (int16_t)(steep ? (int)(lcg() % 256) : 8 * (int)(lcg() % 4) - 8);
+        }
+        memset(nav->occupied, 0, sizeof nav->occupied);
+        for (int k = 0; k < 300; k++) nav->occupied[lcg() % MAP_TILES] = 1;
+        for (int q = 0; q < 25; q++) {
+            int start = (int)(lcg() % MAP_TILES), goal;
+            do goal = (int)(lcg() % MAP_TILES); while (!nav_open(nav, m, goal));
+            int a = nav_search_tiles(nav, m, start, goal, fast);
+            int b = astar_plain(nav, m, start, goal, plain);
+            differ += a != b || memcmp(fast, plain, (size_t)a * sizeof fast[0]) != 0;
+            found += a > 0;
+            searches++;
+        }
+        free(m);
+    }
+    CHECK_EQ(differ, 0);
+    CHECK(found > searches / 2);
+    nav_release(nav);
+    free(nav);
+}
+
+/* fx_atan2 as first written, a loop over the table: the oracle for the
+ * written-out steps in fixmath.h */
+static int32_t atan2_loop(int64_t dz, int64_t dx)
+{
+    static const int32_t atan_tab[16] = {
+        2097152, 1238021, 654136, 332050, 166669, 83416, 41718, 20860,
+        10430, 5215, 2608, 1304, 652, 326, 163, 81 };
+    if (dx == 0 && dz == 0) return 0;
+    int32_t angle = 0;
+    if (dx < 0) { dx = -dx; dz = -dz; angle = 32768 * 256; }
+    while (dx > ((int64_t)1 << 40) || dz > ((int64_t)1 << 40) || dz < -((int64_t)1 << 40)) { dx >>= 1; dz >>= 1; }
+    dx *= 65536; dz *= 65536;
+    for (int i = 0; i < 16; i++) {
+        int64_t neg = -(int64_t)(dz <= 0);
+        int64_t nx = dx + (((dz >> i) ^ neg) - neg);
+        int64_t nz = dz - (((dx >> i) ^ neg) - neg);
+        angle += (atan_tab[i] ^ (int32_t)neg) - (int32_t)neg;
+        dx = nx; dz = nz;
+    }
+    int32_t a = (angle + 128) >> 8;
+    return a & 0xFFFF;
+}
+
+/* every vector with components up to +-700, then random ones of every size
+ * (up to 2^46, past the scaling threshold) and both signs */
+static void test_atan2_reference(void)
+{
+    long differ = 0, n = 0;
+    for (int64_t dz = -700; dz <= 700; dz++)
+        for (int64_t dx = -700; dx <= 700; dx++, n++)
+            differ += fx_atan2(dz, dx) != atan2_loop(dz, dx);
+    uint64_t r = 99;
+    for (int i = 0; i < 4000000; i++, n++) {
+        r = r * 6364136223846793005ull + 1442695040888963407ull;
+        int bx = (int)(r >> 58) % 47, bz = (int)(r >> 52 & 63) % 47;
+        uint64_t q = r * 0x9E3779B97F4A7C15ull;
+        int64_t dx = (int64_t)((q >> 8) & ((1ull << bx) - 1)), dz = (int64_t)((q >> 12) * 2654435761u & ((1ull << bz) - 1));
+        if (r & 1) dx = -dx;
+        if (r & 2) dz = -dz;
+        if ((r & 60) == 0) dz = r & 64 ? dx : -dx;    /* the diagonals */
+        differ += fx_atan2(dz, dx) != atan2_loop(dz, dx);
+    }
+    CHECK_EQ(differ, 0);
+    CHECK(n > 5000000);
+}
+
 static void test_steer(void)
 {
     MapData *m = field();
@@ -768,6 +901,8 @@ int main(void)
     test_footprint_and_cache();
     test_cache_transparency();
     test_search_speed();
+    test_search_reference();
+    test_atan2_reference();
     test_steer();
     test_collide();
     test_collide_reference();
