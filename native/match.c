@@ -230,20 +230,28 @@ static void vision_sources(GotaMatch *m, VisionSource (*src)[GOTA_MAX_UNITS], in
     }
 }
 
-/* A unit is seen when its tile is; a tower or barracks when any tile of its
- * footprint is (its own footprint blocks the rays to its centre). */
-static int unit_in_sight(const GotaMatch *m, int team, int slot)
+/* The seen flags of every unit: own units always; a unit when its tile is
+ * visible; a tower or barracks when any tile of its footprint is (its own
+ * footprint blocks the rays to its centre). Buildings never move
+ * (structures.c), so theirs come from the tables' row masks. */
+void match_update_seen(GotaMatch *m)
 {
-    const GotaUnit *u = &m->unit[slot];
-    if (vision_sees_point(&m->vision, team, u->x, u->z)) return 1;
-    int b = m->st[slot].building;
-    if (b < 0) return 0;
-    const MapBuilding *mb = &m->map->building[b];
-    for (int k = 0; k < mb->footprint_n; k++) {
-        int t = mb->footprint[k];
-        if (vision_tile(&m->vision, team, t % MAP_N, t / MAP_N)) return 1;
+    for (int i = 0; i < m->unit_n; i++) {
+        const GotaUnit *u = &m->unit[i];
+        unsigned seen = 0;
+        if (u->kind != GOTA_KIND_NONE) {
+            int b = m->st[i].building;
+            unsigned own = u->team == GOTA_TEAM_RED || u->team == GOTA_TEAM_BLUE ? 1u << u->team : 0;
+            if (b < 0)
+                seen = vision_point_teams(&m->vision, u->x, u->z);
+            else
+                for (int team = 0; team < 2; team++)
+                    if (!(own >> team & 1u) && vision_sees_building(&m->vision, team, b)) seen |= 1u << team;
+            seen |= own;
+        }
+        m->seen[0][i] = (uint8_t)(seen & 1u);
+        m->seen[1][i] = (uint8_t)(seen >> 1);
     }
-    return 0;
 }
 
 static void phase_vision(GotaMatch *m)
@@ -253,11 +261,7 @@ static void phase_vision(GotaMatch *m)
     vision_sources(m, src, n);
     for (int team = 0; team < 2; team++)
         vision_update(&m->vision, team, src[team], n[team], m->building_alive);
-    for (int i = 0; i < m->unit_n; i++) {
-        const GotaUnit *u = &m->unit[i];
-        for (int team = 0; team < 2; team++)
-            m->seen[team][i] = u->kind != GOTA_KIND_NONE && (u->team == team || unit_in_sight(m, team, i));
-    }
+    match_update_seen(m);
     /* a team remembers an enemy building's destruction once it sees the spot */
     for (int i = 0; i < m->map->building_n; i++) {
         if (m->building_alive[i]) continue;

@@ -67,6 +67,7 @@
 #define VW (2 * VR + 1)                         /* widest window, 31 */
 #define RAY_DIRS (VW * VW)
 #define RAY_CELL_CAP (RAY_DIRS * VR)           /* bound on intermediate cells */
+#define SHOW_ROWS (MAP_MAX_FOOTPRINT + 4)       /* footprint plus up to 4 tiles under a centre */
 #define RAY_SETS 256                            /* distinct building sets of diff rays (uint8 index) */
 
 _Static_assert(MAP_BUILDINGS <= 64, "building masks are 64-bit");
@@ -114,6 +115,12 @@ struct VisionTables {
     uint64_t ray_set[RAY_SETS];
     int32_t ray_set_n;
     uint8_t *ray_idx;
+    /* per building, the rows of the tiles that show it standing at its map
+     * spot (those under its centre, as vision_sees_point, and its footprint):
+     * row number and the row's bits, at most one row per tile */
+    int32_t show_n[MAP_BUILDINGS];
+    int16_t show_row[MAP_BUILDINGS][SHOW_ROWS];
+    uint64_t show_mask[MAP_BUILDINGS][SHOW_ROWS][VISION_WORDS];
     size_t bytes;
 };
 
@@ -284,6 +291,36 @@ static int clamp_radius(int r)
     return r < 0 ? 0 : (r > VR ? VR : r);
 }
 
+static void show_tile(VisionTables *t, int i, int tx, int tz)
+{
+    int k = 0;
+    while (k < t->show_n[i] && t->show_row[i][k] != tz)
+        k++;
+    if (k == t->show_n[i]) {
+        t->show_n[i]++;
+        t->show_row[i][k] = (int16_t)tz;
+    }
+    t->show_mask[i][k][tx >> 6] |= (uint64_t)1 << (tx & 63);
+}
+
+/* The tiles whose sight shows building i (see show_row). */
+static void build_show(VisionTables *t, int i, const MapBuilding *b)
+{
+    int64_t ux = (int64_t)b->x + MAP_HALF_WORLD, uz = (int64_t)b->z + MAP_HALF_WORLD;
+    const int64_t span = (int64_t)MAP_N * GOTA_TILE;
+    if (ux >= 0 && uz >= 0 && ux <= span && uz <= span) {
+        int tx = (int)(ux / GOTA_TILE), tz = (int)(uz / GOTA_TILE);
+        for (int zz = uz % GOTA_TILE == 0 ? tz - 1 : tz; zz <= tz; zz++)
+            for (int xx = ux % GOTA_TILE == 0 ? tx - 1 : tx; xx <= tx; xx++)
+                if (map_in_bounds(xx, zz))
+                    show_tile(t, i, xx, zz);
+    }
+    int fn = b->footprint_n < 0 ? 0 : (b->footprint_n > MAP_MAX_FOOTPRINT ? MAP_MAX_FOOTPRINT : b->footprint_n);
+    for (int k = 0; k < fn; k++)
+        if (b->footprint[k] < MAP_TILES)
+            show_tile(t, i, b->footprint[k] % MAP_N, b->footprint[k] / MAP_N);
+}
+
 VisionTables *vision_tables_build(const MapData *map)
 {
     if (!map || map->building_n < 0 || map->building_n > MAP_BUILDINGS)
@@ -322,6 +359,8 @@ VisionTables *vision_tables_build(const MapData *map)
                     count[b->footprint[k] + 1]++;
         }
     }
+    for (int i = 0; i < t->building_n; i++)
+        build_show(t, i, &map->building[i]);
     for (int c = 0; c < MAP_TILES; c++)
         count[c + 1] += count[c];
     memcpy(t->cover_start, count, sizeof t->cover_start);
@@ -725,10 +764,21 @@ void vision_update(Vision *v, int team, const VisionSource *src, int n,
     v->src_n[team] = cn;
 }
 
-int vision_sees_point(const Vision *v, int team, int32_t x, int32_t z)
+int vision_sees_building(const Vision *v, int team, int b)
 {
-    if (team < 0 || team > 1)
+    const VisionTables *t = v->tables;
+    if (team < 0 || team > 1 || b < 0 || b >= t->building_n)
         return 0;
+    for (int k = 0; k < t->show_n[b]; k++) {
+        const uint64_t *mask = t->show_mask[b][k], *row = v->grid[team][t->show_row[b][k]];
+        if ((row[0] & mask[0]) | (row[1] & mask[1]))
+            return 1;
+    }
+    return 0;
+}
+
+unsigned vision_point_teams_slow(const Vision *v, int32_t x, int32_t z)
+{
     int64_t ux = (int64_t)x + MAP_HALF_WORLD, uz = (int64_t)z + MAP_HALF_WORLD;
     const int64_t span = (int64_t)MAP_N * GOTA_TILE;
     if (ux < 0 || uz < 0 || ux > span || uz > span)
@@ -737,11 +787,10 @@ int vision_sees_point(const Vision *v, int team, int32_t x, int32_t z)
     int tx = (int)(X / GOTA_TILE), tz = (int)(Z / GOTA_TILE);
     int tx0 = (X % GOTA_TILE == 0) ? tx - 1 : tx;   /* on an edge: both sides */
     int tz0 = (Z % GOTA_TILE == 0) ? tz - 1 : tz;
-    if (tx0 == tx && tz0 == tz)                     /* inside one tile (so on the map) */
-        return vision_tile(v, team, tx, tz);
+    unsigned seen = 0;
     for (int zz = tz0; zz <= tz; zz++)
         for (int xx = tx0; xx <= tx; xx++)
-            if (map_in_bounds(xx, zz) && vision_tile(v, team, xx, zz))
-                return 1;
-    return 0;
+            if (map_in_bounds(xx, zz))
+                seen |= (unsigned)vision_tile(v, 0, xx, zz) | (unsigned)vision_tile(v, 1, xx, zz) << 1;
+    return seen;
 }

@@ -79,8 +79,42 @@ static inline int vision_tile(const Vision *v, int team, int tx, int tz)
 {
     return (int)((v->grid[team][tz][tx >> 6] >> (tx & 63)) & 1u);
 }
+/* vision_sees_point for both teams (bit 0 red, bit 1 blue), any point. */
+unsigned vision_point_teams_slow(const Vision *v, int32_t x, int32_t z);
+/* The tile (*tx, *tz) of a point strictly inside one tile of the map; 0 for
+ * a point on a tile edge or off the map. Inline for the fast paths below (a
+ * unit's seen flags are asked of every unit every tick). */
+static inline int vision_inner_tile(int32_t x, int32_t z, int *tx, int *tz)
+{
+    /* wraps off-map points (either side) to X >= MAP_N * GOTA_TILE */
+    uint32_t X = (uint32_t)x + (uint32_t)MAP_HALF_WORLD, Z = (uint32_t)z + (uint32_t)MAP_HALF_WORLD;
+    uint32_t qx = X / GOTA_TILE, qz = Z / GOTA_TILE;
+    *tx = (int)qx;
+    *tz = (int)qz;
+    return qx < MAP_N && qz < MAP_N && X % GOTA_TILE != 0 && Z % GOTA_TILE != 0;
+}
 /* A unit at world (x, z) is seen when its tile is visible; a unit exactly on a
  * tile edge counts as standing on both adjacent tiles. */
-int vision_sees_point(const Vision *v, int team, int32_t x, int32_t z);
+static inline int vision_sees_point(const Vision *v, int team, int32_t x, int32_t z)
+{
+    int tx, tz;
+    if ((unsigned)team >= 2u)
+        return 0;
+    if (vision_inner_tile(x, z, &tx, &tz))
+        return vision_tile(v, team, tx, tz);
+    return (int)(vision_point_teams_slow(v, x, z) >> team & 1u);
+}
+/* vision_sees_point for both teams: bit 0 red, bit 1 blue. */
+static inline unsigned vision_point_teams(const Vision *v, int32_t x, int32_t z)
+{
+    int tx, tz;
+    if (vision_inner_tile(x, z, &tx, &tz))
+        return (unsigned)vision_tile(v, 0, tx, tz) | (unsigned)vision_tile(v, 1, tx, tz) << 1;
+    return vision_point_teams_slow(v, x, z);
+}
+/* Whether `team` sees MapData.building[b] standing at its map spot: any tile
+ * under its centre (as vision_sees_point) or of its footprint visible, tested
+ * a row at a time against masks in the tables. */
+int vision_sees_building(const Vision *v, int team, int b);
 
 #endif

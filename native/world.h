@@ -150,6 +150,8 @@ typedef struct { int slot; int64_t d2; } Nearest;
 void nearest_offer(const GotaMatch *m, Nearest *n, int j, int64_t d2);
 void match_event(GotaMatch *m, int type, int slot, int other_id, int value);
 void match_buckets_build(GotaMatch *m);
+/* m->seen from the current team grids (phase_vision; tests compare it). */
+void match_update_seen(GotaMatch *m);
 int unit_attack_reach_ok(const GotaMatch *m, int attacker, int target, int32_t ax, int32_t az);
 /* Squared distance from (x,z) to the nearest point of a building's footprint tiles. */
 int64_t unit_footprint_dist2(const MapBuilding *b, int32_t x, int32_t z);
