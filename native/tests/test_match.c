@@ -550,6 +550,60 @@ static void test_creep_controls(void)
     gota_match_free(m);
 }
 
+/* Seen flags by the rules, tile by tile: own units; a unit whose tile (both
+ * tiles on an edge) is visible; a building when a tile of its footprint is. */
+static int plain_seen(const GotaMatch *m, int team, int slot)
+{
+    const GotaUnit *u = &m->unit[slot];
+    if (u->kind == GOTA_KIND_NONE) return 0;
+    if (u->team == team) return 1;
+    int64_t ux = (int64_t)u->x + MAP_HALF_WORLD, uz = (int64_t)u->z + MAP_HALF_WORLD;
+    int tx = (int)(ux / GOTA_TILE), tz = (int)(uz / GOTA_TILE);
+    for (int zz = uz % GOTA_TILE == 0 ? tz - 1 : tz; zz <= tz; zz++)
+        for (int xx = ux % GOTA_TILE == 0 ? tx - 1 : tx; xx <= tx; xx++)
+            if (map_in_bounds(xx, zz) && vision_tile(&m->vision, team, xx, zz)) return 1;
+    int b = m->st[slot].building;
+    for (int k = 0; b >= 0 && k < m->map->building[b].footprint_n; k++) {
+        int t = m->map->building[b].footprint[k];
+        if (vision_tile(&m->vision, team, t % MAP_N, t / MAP_N)) return 1;
+    }
+    return 0;
+}
+
+/* match_update_seen (row masks for buildings, inline tile tests) agrees with
+ * the rules over every tick of a full match with heroes. The flags are
+ * recomputed on each tick's end state and put back, so the match plays on
+ * unchanged. */
+static void test_seen_flags(void)
+{
+    GotaConfig cfg;
+    gota_config_default(&cfg);
+    gota_config_set(&cfg, "seed", 1);
+    int err = -99;
+    GotaMatch *m = gota_match_new(&cfg, &err);
+    CHECK_EQ(err, GOTA_OK);
+    uint8_t kept[2][GOTA_MAX_UNITS];
+    int32_t ran;
+    long bad = 0, checked = 0, seen_buildings = 0;
+    while (m->result == GOTA_RESULT_RUNNING && gota_match_step(m, 1, &ran) == GOTA_OK) {
+        memcpy(kept, m->seen, sizeof kept);
+        match_update_seen(m);
+        for (int i = 0; i < m->unit_n; i++)
+            for (int team = 0; team < 2; team++) {
+                int want = plain_seen(m, team, i);
+                bad += m->seen[team][i] != want;
+                seen_buildings += want && m->st[i].building >= 0 && m->unit[i].team != team;
+                checked++;
+            }
+        memcpy(m->seen, kept, sizeof kept);
+    }
+    CHECK_EQ(bad, 0);
+    CHECK(checked > 1000000);
+    CHECK(seen_buildings > 1000);   /* the enemy's buildings were in sight */
+    CHECK(m->result != GOTA_RESULT_RUNNING);
+    gota_match_free(m);
+}
+
 int main(void)
 {
     test_config();
@@ -567,5 +621,6 @@ int main(void)
     test_creeps_push();
     test_creeps_and_fighting_neutrals();
     test_creep_controls();
+    test_seen_flags();
     return check_report("test_match");
 }
