@@ -359,8 +359,6 @@ VisionTables *vision_tables_build(const MapData *map)
                     count[b->footprint[k] + 1]++;
         }
     }
-    for (int i = 0; i < t->building_n; i++)
-        build_show(t, i, &map->building[i]);
     for (int c = 0; c < MAP_TILES; c++)
         count[c + 1] += count[c];
     memcpy(t->cover_start, count, sizeof t->cover_start);
@@ -376,6 +374,9 @@ VisionTables *vision_tables_build(const MapData *map)
                     t->cover_list[count[b->footprint[k]]++] = (uint8_t)i;
         }
     }
+
+    for (int i = 0; i < t->building_n; i++)
+        build_show(t, i, &map->building[i]);
 
     /* build-only height grids: terrain + blockers with none / all standing,
      * and the ray cells as linear tile offsets */
