@@ -69,7 +69,10 @@
  * a cell grid and cut), evaluates only those, skips a pair whose two bodies have not moved since its last
  * evaluation (the same inputs give the same no-op), and lists again from the
  * current pair on if a body strays more than NAV_MARGIN / 2 from where it was
- * listed (only then could an unlisted pair overlap).
+ * listed (only then could an unlisted pair overlap). The tick's list itself
+ * comes from a wider one (R + NAV_KEEP_MARGIN) kept in the Nav from call to
+ * call, filtered, while it still holds every pair that matters (kept_valid);
+ * it is swept again only then.
  *
  * Ownership: a Nav belongs to one match and is only touched by that match's
  * thread. MapData is shared and read-only. No global mutable state, no
@@ -92,6 +95,7 @@ void nav_init(Nav *nav)
 {
     memset(nav, 0, sizeof *nav);
     for (int i = 0; i < NAV_CACHE_SIZE; i++) nav->cache[i].start = -1;
+    nav->pairs.np = -1;
 }
 
 void nav_release(Nav *nav)
@@ -551,8 +555,10 @@ int nav_steer(const Nav *nav, const MapData *map, int32_t *x, int32_t *z, int32_
 /* ---- collision ----------------------------------------------------------- */
 
 #define NAV_CHAINS 1024             /* cell chains, by cell index mod 1024 (a 3 x 3 block never shares one) */
-#define NAV_PAIR_CAP 4096           /* pairs listed at once (more: a pass lists the rest when it gets there) */
 #define NAV_MARGIN (GOTA_TILE / 5)   /* pairs are listed within R + 0.2 tile (even, so NAV_MARGIN / 2 is exact) */
+#define NAV_KEEP_MARGIN (2 * GOTA_TILE)   /* kept pairs: within R + 2 tiles (rebuilt every few ticks; wider gains little) */
+/* a kept list serves while no body strays farther from where it was listed */
+#define NAV_KEEP_STRAY ((NAV_KEEP_MARGIN - NAV_MARGIN) / 2)
 _Static_assert(NAV_CHAINS > 2 * (MAP_N + 1), "neighbouring cells land in different chains");
 
 /* displacement of `share` along (dx,dz)/d; along +x when d == 0 */
@@ -677,12 +683,18 @@ typedef struct {
     int16_t order[NAV_MAX_BODIES], spare[NAV_MAX_BODIES];   /* active bodies by key */
 } Collide;
 
-static inline int listed(const NavBody *a, const NavBody *b)
+/* within R + margin (pinned or not) */
+static inline int near_pair(const NavBody *a, const NavBody *b, int64_t margin)
 {
     int64_t R = (int64_t)a->radius + b->radius;
-    if (R <= 0 || (a->pinned && b->pinned)) return 0;   /* resolve_pair leaves such pairs alone */
-    int64_t dx = (int64_t)b->x - a->x, dz = (int64_t)b->z - a->z, r = R + NAV_MARGIN;
+    if (R <= 0) return 0;
+    int64_t dx = (int64_t)b->x - a->x, dz = (int64_t)b->z - a->z, r = R + margin;
     return dx * dx + dz * dz < r * r;
+}
+
+static inline int listed(const NavBody *a, const NavBody *b)
+{
+    return !(a->pinned && b->pinned) && near_pair(a, b, NAV_MARGIN);   /* resolve_pair leaves pinned pairs alone */
 }
 
 /* The pairs body by body in index order, from a cell grid, cut at
@@ -743,16 +755,19 @@ static void list_by_body(Collide *c, int fi, int fj)
 /* The pairs by a sweep: the bodies sorted by row (rows as tall as `reach`),
  * then by column; each pair is found once, from its earlier body in that
  * order, in its own row to the right or in the next row nearby. Then put in
- * pass order. Returns 0 when they do not all fit NAV_PAIR_CAP. */
-static int list_by_sweep(Collide *c, int fi, int fj)
+ * pass order into pi, pj. keep = 0: the pairs after (fi, fj) that listed()
+ * takes; keep = 1: all pairs within R + NAV_KEEP_MARGIN (a list to keep).
+ * Returns their number, -1 when they do not all fit NAV_PAIR_CAP. */
+static int list_by_sweep(Collide *c, int keep, int fi, int fj, int16_t *pi, int16_t *pj)
 {
     const NavBody *b = c->b;
-    const uint32_t band = (uint32_t)(c->reach >> 7) + 1;    /* columns a listed pair can be apart */
+    const int64_t reach = keep ? c->reach - NAV_MARGIN + NAV_KEEP_MARGIN : c->reach;
+    const uint32_t band = (uint32_t)(reach >> 7) + 1;    /* columns a listed pair can be apart */
     int m = 0, rlo = 255, rhi = 0;
     for (int i = 0; i < c->n; i++) {
         if (!b[i].active) continue;
         int64_t ux = (int64_t)b[i].x + MAP_HALF_WORLD, uz = (int64_t)b[i].z + MAP_HALF_WORLD;
-        int64_t col = ux < 0 ? 0 : ux >> 7, row = uz < 0 ? 0 : uz / c->reach;
+        int64_t col = ux < 0 ? 0 : ux >> 7, row = uz < 0 ? 0 : uz / reach;
         int r = row > 255 ? 255 : (int)row;
         if (r < rlo) rlo = r;
         if (r > rhi) rhi = r;
@@ -792,8 +807,9 @@ static int list_by_sweep(Collide *c, int fi, int fj)
             if (pass == 1 && (k >> 16) == 255) break;   /* no next row */
             for (; q < m && sk[q] <= end; q++) {
                 int j = ord[q], lo = i < j ? i : j, hi = i < j ? j : i;
-                if (lo < fi || (lo == fi && hi <= fj) || !listed(&b[lo], &b[hi])) continue;
-                if (np == NAV_PAIR_CAP) return 0;
+                if (lo < fi || (lo == fi && hi <= fj)) continue;
+                if (keep ? !near_pair(&b[lo], &b[hi], NAV_KEEP_MARGIN) : !listed(&b[lo], &b[hi])) continue;
+                if (np == NAV_PAIR_CAP) return -1;
                 c->tested[np++] = (uint32_t)lo << 16 | (uint32_t)hi;
             }
         }
@@ -806,20 +822,17 @@ static int list_by_sweep(Collide *c, int fi, int fj)
     for (int i = 0; i < c->n; i++) { int k = start[i]; start[i] = (int16_t)sum; sum += k; }
     for (int q = 0; q < np; q++) {
         int at = start[c->tested[q] >> 16]++;
-        c->pi[at] = (int16_t)(c->tested[q] >> 16);
-        c->pj[at] = (int16_t)(c->tested[q] & 0xFFFF);
+        pi[at] = (int16_t)(c->tested[q] >> 16);
+        pj[at] = (int16_t)(c->tested[q] & 0xFFFF);
     }
     for (int a = 1; a < np; a++) {      /* second body ascending within each first body */
-        int16_t v = c->pj[a];
+        int16_t v = pj[a];
         int k = a - 1;
-        while (k >= 0 && c->pi[k] == c->pi[a] && c->pj[k] > v) { c->pj[k + 1] = c->pj[k]; k--; }
-        c->pj[k + 1] = v;
+        while (k >= 0 && pi[k] == pi[a] && pj[k] > v) { pj[k + 1] = pj[k]; k--; }
+        pj[k + 1] = v;
     }
     for (int q = 0; q < np; q++) c->tested[q] = 0;
-    c->np = np;
-    c->from_start = fi < 0;
-    c->complete = 1;
-    return 1;
+    return np;
 }
 
 /* List the pairs after (fi, fj) in pass order from the bodies' current
@@ -831,7 +844,63 @@ static void collide_list(Collide *c, int fi, int fj)
         c->base_x[i] = c->b[i].x;
         c->base_z[i] = c->b[i].z;
     }
-    if (!list_by_sweep(c, fi, fj)) list_by_body(c, fi, fj);
+    int np = list_by_sweep(c, 0, fi, fj, c->pi, c->pj);
+    if (np < 0) { list_by_body(c, fi, fj); return; }
+    c->np = np;
+    c->from_start = fi < 0;
+    c->complete = 1;
+}
+
+/* The pairs kept from an earlier call (nav->pairs) hold every pair within
+ * R + NAV_MARGIN of each other now while the same number of bodies, each as
+ * active and as large as then, stands within NAV_KEEP_STRAY of where it was
+ * listed: a pair left out was R + NAV_KEEP_MARGIN apart then, so is at least
+ * R + NAV_MARGIN apart now. Which unit a body is does not matter. */
+static int kept_valid(const Collide *c, const NavPairs *kp)
+{
+    if (kp->np < 0 || kp->n != c->n) return 0;
+    const int64_t s2 = (int64_t)NAV_KEEP_STRAY * NAV_KEEP_STRAY;
+    for (int i = 0; i < c->n; i++) {
+        const NavBody *b = &c->b[i];
+        if (kp->radius[i] != (b->active ? b->radius : -1)) return 0;
+        int64_t dx = (int64_t)b->x - kp->base_x[i], dz = (int64_t)b->z - kp->base_z[i];
+        if (b->active && dx * dx + dz * dz > s2) return 0;
+    }
+    return 1;
+}
+
+/* List the pairs within R + NAV_KEEP_MARGIN now into nav->pairs (np = -1
+ * when they do not fit) */
+static void keep_list(Collide *c, NavPairs *kp)
+{
+    for (int i = 0; i < c->n; i++) {
+        kp->base_x[i] = c->b[i].x;
+        kp->base_z[i] = c->b[i].z;
+        kp->radius[i] = c->b[i].active ? c->b[i].radius : -1;
+    }
+    kp->n = c->n;
+    kp->np = list_by_sweep(c, 1, -1, -1, kp->pi, kp->pj);
+}
+
+/* collide_list(c, -1, -1) from a valid kept list: the same pairs (those
+ * listed() takes) in the same order, without a sweep */
+static void list_from_kept(Collide *c, const NavPairs *kp)
+{
+    const NavBody *b = c->b;
+    for (int i = 0; i < c->n; i++) {
+        c->base_x[i] = b[i].x;
+        c->base_z[i] = b[i].z;
+    }
+    int np = 0;
+    for (int q = 0; q < kp->np; q++) {
+        int i = kp->pi[q], j = kp->pj[q];
+        if (!listed(&b[i], &b[j])) continue;
+        c->pi[np] = (int16_t)i;
+        c->pj[np] = (int16_t)j;
+        c->tested[np++] = 0;
+    }
+    c->np = np;
+    c->from_start = c->complete = 1;
 }
 
 static int strayed(const Collide *c, int i)
@@ -852,7 +921,7 @@ void nav_collide_reference(const Nav *nav, const MapData *map, NavBody *bodies, 
     }
 }
 
-void nav_collide(const Nav *nav, const MapData *map, NavBody *bodies, int n)
+void nav_collide(Nav *nav, const MapData *map, NavBody *bodies, int n)
 {
     Collide c;
     if (n > NAV_MAX_BODIES) n = NAV_MAX_BODIES;
@@ -869,7 +938,9 @@ void nav_collide(const Nav *nav, const MapData *map, NavBody *bodies, int n)
     c.side = (int)(((int64_t)MAP_N * GOTA_TILE + c.cs - 1) / c.cs);    /* <= MAP_N */
     memset(c.moved_at, 0, (size_t)n * sizeof c.moved_at[0]);
     uint32_t seq = 0;
-    collide_list(&c, -1, -1);
+    if (!kept_valid(&c, &nav->pairs)) keep_list(&c, &nav->pairs);
+    if (nav->pairs.np >= 0) list_from_kept(&c, &nav->pairs);
+    else collide_list(&c, -1, -1);
     for (int pass = 0; pass < NAV_COLLIDE_PASSES; pass++) {
         if (!c.from_start || !c.complete) collide_list(&c, -1, -1);
         int moved = 0;

@@ -35,6 +35,7 @@
 #define NAV_COLLIDE_PASSES 4
 #define NAV_MAX_BODIES 1024         /* nav_collide handles at most this many bodies */
 #define NAV_BUCKETS 1024            /* A* open-list buckets (f values in use span far fewer) */
+#define NAV_PAIR_CAP 4096           /* collision pairs listed at once */
 
 typedef struct {
     int32_t n;                      /* waypoints, 0 = unreachable */
@@ -64,6 +65,16 @@ typedef struct {
     int16_t tail[NAV_BUCKETS];      /* last tile (valid while the bucket is not empty) */
 } NavSearch;
 
+/* The collision pair list, kept from one nav_collide call to the next: a
+ * cache that a call reuses only while it is exact (see nav.c), so it never
+ * changes a result. About 28 KiB, little of it touched. */
+typedef struct {
+    int32_t n, np;                  /* bodies and pairs of the list; np < 0: nothing kept */
+    int32_t base_x[NAV_MAX_BODIES], base_z[NAV_MAX_BODIES];   /* positions when listed */
+    int32_t radius[NAV_MAX_BODIES]; /* radii when listed, -1: inactive */
+    int16_t pi[NAV_PAIR_CAP], pj[NAV_PAIR_CAP];   /* pairs in pass order */
+} NavPairs;
+
 typedef struct {
     uint8_t occupied[MAP_TILES];    /* living building footprints covering the tile */
     int32_t revision;
@@ -74,6 +85,7 @@ typedef struct {
      * match allocates its own on its first search (freed by nav_release). */
     NavSearch *search;
     NavSearch *own_search;
+    NavPairs pairs;                 /* collision pairs of the last nav_collide */
 } Nav;
 
 /* A body for collision: position in/out, radius in world units. */
@@ -112,8 +124,9 @@ int nav_search_tiles(Nav *nav, const MapData *map, int start, int goal, int32_t 
  * Returns 1 when the body is within NAV_REACH of (tx,tz) after the tick. */
 int nav_steer(const Nav *nav, const MapData *map, int32_t *x, int32_t *z, int32_t *facing,
               int32_t tx, int32_t tz, int32_t speed);
-/* Relaxation passes over n bodies (bodies on other layers are not passed in). */
-void nav_collide(const Nav *nav, const MapData *map, NavBody *bodies, int n);
+/* Relaxation passes over n bodies (bodies on other layers are not passed in).
+ * Keeps its pair list in nav->pairs for the next call. */
+void nav_collide(Nav *nav, const MapData *map, NavBody *bodies, int n);
 /* The same passes over every pair, written plainly (O(n^2)): the tests' oracle
  * for nav_collide, which must give bit-identical bodies. */
 void nav_collide_reference(const Nav *nav, const MapData *map, NavBody *bodies, int n);

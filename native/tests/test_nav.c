@@ -891,6 +891,69 @@ static void test_collide_reference(void)
     free(nav);
 }
 
+/* nav_collide keeps its pair list from call to call: ticks of one crowd where
+ * bodies walk (slow and past the keep margin), vanish, appear (in the middle
+ * of the array, shifting the rest), teleport, change radius, get pinned and
+ * freed, must each match the plain passes */
+static void test_collide_ticks(void)
+{
+    MapData *m = field();
+    wall_column(m, 60, NULL, 0);
+    Nav *nav = new_nav();
+    enum { NB = 300, TICKS = 400 };
+    static NavBody fast[NB], plain[NB];
+    static int32_t vx[NB], vz[NB];
+    lcg_state = 11;
+    int n = 200, differ = 0;
+    for (int i = 0; i < NB; i++) {
+        fast[i].x = C(58) + (int32_t)(lcg() % 600000) - 300000;
+        fast[i].z = C(50) + (int32_t)(lcg() % 600000) - 300000;
+        fast[i].radius = (int32_t[]){13200, 16800, 18000}[lcg() % 3];
+        fast[i].active = 1;
+        int32_t v = i % 10 == 0 ? 5500 : 300;   /* most mill about, a few walk */
+        vx[i] = (int32_t)(lcg() % (2u * v + 1)) - v;
+        vz[i] = (int32_t)(lcg() % (2u * v + 1)) - v;
+    }
+    for (int t = 0; t < TICKS; t++) {
+        for (int i = 0; i < n; i++) {
+            /* walk toward the centre of the crowd, so it stays packed */
+            fast[i].x += vx[i] - (fast[i].x - C(58)) / 400;
+            fast[i].z += vz[i] - (fast[i].z - C(50)) / 400;
+            if (map_tile_of(fast[i].x) == 60) fast[i].x -= GOTA_TILE;
+            if (lcg() % 5000 == 0) fast[i].x += (int32_t)(lcg() % 200000) - 100000;   /* teleport */
+            if (lcg() % 20 == 0) fast[i].pinned ^= 1;
+            if (lcg() % 5000 == 0) fast[i].active ^= 1;
+        }
+        if (t % 7 == 3 && n > 2) {          /* one dies: the rest shift down */
+            int k = (int)(lcg() % (uint32_t)n);
+            memmove(&fast[k], &fast[k + 1], (size_t)(n - k - 1) * sizeof fast[0]);
+            n--;
+        }
+        if (t % 5 == 1 && n < NB) {         /* one appears in the middle */
+            int k = (int)(lcg() % (uint32_t)n);
+            memmove(&fast[k + 1], &fast[k], (size_t)(n - k) * sizeof fast[0]);
+            fast[k] = fast[(k + 1) % n];    /* right on top of a neighbour */
+            fast[k].radius = 13200;
+            n++;
+        }
+        if (t % 10 == 5) fast[t % n].radius += 60000;
+        if (t % 10 == 6) fast[(t - 1) % n].radius -= 60000;
+        /* the last body gone for one tick, then back where it was */
+        int gone = t % 9 == 4 ? 1 : 0;
+        n -= gone;
+        memcpy(plain, fast, (size_t)n * sizeof fast[0]);
+        nav_collide(nav, m, fast, n);
+        nav_collide_reference(nav, m, plain, n);
+        differ += memcmp(fast, plain, (size_t)n * sizeof fast[0]) != 0;
+        memcpy(fast, plain, (size_t)n * sizeof fast[0]);
+        n += gone;
+    }
+    CHECK_EQ(differ, 0);
+    free(m);
+    nav_release(nav);
+    free(nav);
+}
+
 int main(void)
 {
     test_line_clear();
@@ -906,5 +969,6 @@ int main(void)
     test_steer();
     test_collide();
     test_collide_reference();
+    test_collide_ticks();
     return check_report("test_nav");
 }
