@@ -109,8 +109,8 @@ struct GotaMatch {
     int32_t killer[GOTA_MAX_UNITS];    /* this tick: slot whose hit took the unit to 0 HP, -1 none */
 
     /* spatial buckets over the snapshot: units of bucket b are
-     * bucket_item[bucket_start[b] .. bucket_start[b+1]) */
-    int32_t bucket_start[BUCKET_N * BUCKET_N + 1];
+     * bucket_item[bucket_start[b] .. bucket_end[b]); both 0 for an empty bucket */
+    int16_t bucket_start[BUCKET_N * BUCKET_N], bucket_end[BUCKET_N * BUCKET_N];
     int32_t bucket_item[GOTA_MAX_UNITS];
     uint32_t bucket_rows[3][BUCKET_N];  /* [red, blue, other teams][row]: bit bx = bucket holds one */
 
