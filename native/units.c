@@ -49,7 +49,8 @@ static int is_mobile(int kind)
     return kind == GOTA_KIND_HERO || kind == GOTA_KIND_CREEP || kind == GOTA_KIND_NEUTRAL;
 }
 
-/* bucket_rows class of a team: red 0, blue 1, any other team 2 */
+/* bucket_rows class of a mobile unit's team: red 0, blue 1, neutral 2 (the
+ * camps' team, the only other one a mobile unit has) */
 static int team_class(int team)
 {
     return team == GOTA_TEAM_RED ? 0 : team == GOTA_TEAM_BLUE ? 1 : 2;
@@ -111,18 +112,19 @@ static int64_t bucket_gap(int32_t v, int c)
 
 /* Bucket scan in bucket order over the occupied buckets only; skips buckets
  * wholly beyond the radius and, when `hostile`, the units of from's team (and
- * for a red or blue unit, buckets holding only its own team). */
+ * buckets holding only its own team's class, which is that one team). */
 static void scan(const GotaMatch *m, int from, int32_t radius, int hostile, unit_visit_fn visit, void *ctx)
 {
     int32_t x = m->snap_x[from], z = m->snap_z[from];
     int64_t r2 = (int64_t)radius * radius;
-    int team = m->unit[from].team, own = hostile ? team_class(team) : 2;
+    int team = m->unit[from].team, own = hostile ? team_class(team) : -1;
     int bx0 = bucket_coord(x - radius), bx1 = bucket_coord(x + radius);
     uint32_t cols = (uint32_t)(((uint64_t)2 << bx1) - ((uint64_t)1 << bx0));   /* bits bx0..bx1 */
     for (int bz = bucket_coord(z - radius), bz1 = bucket_coord(z + radius); bz <= bz1; bz++) {
-        uint32_t occupied = m->bucket_rows[2][bz];
+        uint32_t occupied = 0;
         if (own != 0) occupied |= m->bucket_rows[0][bz];
         if (own != 1) occupied |= m->bucket_rows[1][bz];
+        if (own != 2) occupied |= m->bucket_rows[2][bz];
         occupied &= cols;
         if (!occupied) continue;
         int64_t gz = bucket_gap(z, bz);

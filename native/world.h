@@ -112,7 +112,7 @@ struct GotaMatch {
      * bucket_item[bucket_start[b] .. bucket_end[b]); both 0 for an empty bucket */
     int16_t bucket_start[BUCKET_N * BUCKET_N], bucket_end[BUCKET_N * BUCKET_N];
     int32_t bucket_item[GOTA_MAX_UNITS];
-    uint32_t bucket_rows[3][BUCKET_N];  /* [red, blue, other teams][row]: bit bx = bucket holds one */
+    uint32_t bucket_rows[3][BUCKET_N];  /* [red, blue, neutral][row]: bit bx = bucket holds one */
 
     Hit hit[HIT_QUEUE_MAX];
     int32_t hit_n;
