@@ -38,9 +38,11 @@ void match_event(GotaMatch *m, int type, int slot, int other_id, int value)
     m->event_next++;
 }
 
+/* map_tile_of(v) / BUCKET_TILES, clamped: one division (both truncate, and
+ * every negative quotient clamps to 0 either way) */
 static int bucket_coord(int32_t v)
 {
-    int b = map_tile_of(v) / BUCKET_TILES;
+    int b = (v + MAP_HALF_WORLD) / (BUCKET_TILES * GOTA_TILE);
     return b < 0 ? 0 : (b >= BUCKET_N ? BUCKET_N - 1 : b);
 }
 
@@ -49,8 +51,8 @@ static int is_mobile(int kind)
     return kind == GOTA_KIND_HERO || kind == GOTA_KIND_CREEP || kind == GOTA_KIND_NEUTRAL;
 }
 
-/* bucket_rows class of a mobile unit's team: red 0, blue 1, neutral 2 (the
- * camps' team, the only other one a mobile unit has) */
+/* class of a mobile unit's team: red 0, blue 1, neutral 2 (the camps' team,
+ * the only other one a mobile unit has) */
 static int team_class(int team)
 {
     return team == GOTA_TEAM_RED ? 0 : team == GOTA_TEAM_BLUE ? 1 : 2;
@@ -59,21 +61,21 @@ static int team_class(int team)
 _Static_assert(BUCKET_N <= 32, "a bucket row fits 32 bits");
 _Static_assert(GOTA_MAX_UNITS <= INT16_MAX, "bucket bounds fit int16_t");
 
-/* Counting sort of the living mobile units by bucket, in slot order; per
- * team class, a bit mask of the occupied buckets of each row. Only occupied
+/* Counting sort of the living mobile units by bucket, in slot order, and the
+ * row masks of the buckets holding each class's hostiles. Only occupied
  * buckets are touched (last tick's to empty them, this tick's to fill them),
  * not all BUCKET_N * BUCKET_N. */
 void match_buckets_build(GotaMatch *m)
 {
     int16_t *start = m->bucket_start, *end = m->bucket_end;
     for (int bz = 0; bz < BUCKET_N; bz++) {
-        uint32_t used = m->bucket_rows[0][bz] | m->bucket_rows[1][bz] | m->bucket_rows[2][bz];
-        for (; used; used &= used - 1) {
+        for (uint32_t used = m->bucket_rows[3][bz]; used; used &= used - 1) {
             int b = bz * BUCKET_N + __builtin_ctz(used);
             start[b] = end[b] = 0;
         }
     }
-    memset(m->bucket_rows, 0, sizeof m->bucket_rows);
+    uint32_t rows[3][BUCKET_N];         /* per class: bit bx = bucket holds one */
+    memset(rows, 0, sizeof rows);
     int16_t bucket[GOTA_MAX_UNITS];     /* each unit's bucket, -1 when not bucketed */
     for (int i = 0; i < m->unit_n; i++) {
         const GotaUnit *u = &m->unit[i];
@@ -83,12 +85,15 @@ void match_buckets_build(GotaMatch *m)
         int b = bz * BUCKET_N + bx;
         bucket[i] = (int16_t)b;
         end[b]++;                       /* the count, for now */
-        m->bucket_rows[team_class(u->team)][bz] |= 1u << bx;
+        rows[team_class(u->team)][bz] |= 1u << bx;
     }
     int16_t next = 0;
     for (int bz = 0; bz < BUCKET_N; bz++) {
-        uint32_t used = m->bucket_rows[0][bz] | m->bucket_rows[1][bz] | m->bucket_rows[2][bz];
-        for (; used; used &= used - 1) {
+        m->bucket_rows[0][bz] = rows[1][bz] | rows[2][bz];
+        m->bucket_rows[1][bz] = rows[0][bz] | rows[2][bz];
+        m->bucket_rows[2][bz] = rows[0][bz] | rows[1][bz];
+        m->bucket_rows[3][bz] = rows[0][bz] | rows[1][bz] | rows[2][bz];
+        for (uint32_t used = m->bucket_rows[3][bz]; used; used &= used - 1) {
             int b = bz * BUCKET_N + __builtin_ctz(used);
             start[b] = next;
             next = (int16_t)(next + end[b]);
@@ -117,15 +122,12 @@ static void scan(const GotaMatch *m, int from, int32_t radius, int hostile, unit
 {
     int32_t x = m->snap_x[from], z = m->snap_z[from];
     int64_t r2 = (int64_t)radius * radius;
-    int team = m->unit[from].team, own = hostile ? team_class(team) : -1;
+    int team = m->unit[from].team;
+    const uint32_t *rows = m->bucket_rows[hostile ? team_class(team) : 3];
     int bx0 = bucket_coord(x - radius), bx1 = bucket_coord(x + radius);
     uint32_t cols = (uint32_t)(((uint64_t)2 << bx1) - ((uint64_t)1 << bx0));   /* bits bx0..bx1 */
     for (int bz = bucket_coord(z - radius), bz1 = bucket_coord(z + radius); bz <= bz1; bz++) {
-        uint32_t occupied = 0;
-        if (own != 0) occupied |= m->bucket_rows[0][bz];
-        if (own != 1) occupied |= m->bucket_rows[1][bz];
-        if (own != 2) occupied |= m->bucket_rows[2][bz];
-        occupied &= cols;
+        uint32_t occupied = rows[bz] & cols;
         if (!occupied) continue;
         int64_t gz = bucket_gap(z, bz);
         for (; occupied; occupied &= occupied - 1) {

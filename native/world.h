@@ -112,7 +112,9 @@ struct GotaMatch {
      * bucket_item[bucket_start[b] .. bucket_end[b]); both 0 for an empty bucket */
     int16_t bucket_start[BUCKET_N * BUCKET_N], bucket_end[BUCKET_N * BUCKET_N];
     int32_t bucket_item[GOTA_MAX_UNITS];
-    uint32_t bucket_rows[3][BUCKET_N];  /* [red, blue, neutral][row]: bit bx = bucket holds one */
+    /* per row, bit bx: bucket holds a unit not red [0], not blue [1], not
+     * neutral [2] (the hostile ones of each team), or any unit [3] */
+    uint32_t bucket_rows[4][BUCKET_N];
 
     Hit hit[HIT_QUEUE_MAX];
     int32_t hit_n;
