@@ -88,11 +88,13 @@ void match_buckets_build(GotaMatch *m)
         rows[team_class(u->team)][bz] |= 1u << bx;
     }
     int16_t next = 0;
+    memset(m->bucket_rows_used, 0, sizeof m->bucket_rows_used);
     for (int bz = 0; bz < BUCKET_N; bz++) {
         m->bucket_rows[0][bz] = rows[1][bz] | rows[2][bz];
         m->bucket_rows[1][bz] = rows[0][bz] | rows[2][bz];
         m->bucket_rows[2][bz] = rows[0][bz] | rows[1][bz];
         m->bucket_rows[3][bz] = rows[0][bz] | rows[1][bz] | rows[2][bz];
+        for (int c = 0; c < 4; c++) m->bucket_rows_used[c] |= (uint32_t)(m->bucket_rows[c][bz] != 0) << bz;
         for (uint32_t used = m->bucket_rows[3][bz]; used; used &= used - 1) {
             int b = bz * BUCKET_N + __builtin_ctz(used);
             start[b] = next;
@@ -123,10 +125,14 @@ static void scan(const GotaMatch *m, int from, int32_t radius, int hostile, unit
     int32_t x = m->snap_x[from], z = m->snap_z[from];
     int64_t r2 = (int64_t)radius * radius;
     int team = m->unit[from].team;
-    const uint32_t *rows = m->bucket_rows[hostile ? team_class(team) : 3];
+    int class = hostile ? team_class(team) : 3;
+    const uint32_t *rows = m->bucket_rows[class];
+    int bz0 = bucket_coord(z - radius), bz1 = bucket_coord(z + radius);
+    uint32_t used = m->bucket_rows_used[class] & (uint32_t)(((uint64_t)2 << bz1) - ((uint64_t)1 << bz0));
+    if (!used) return;
     int bx0 = bucket_coord(x - radius), bx1 = bucket_coord(x + radius);
     uint32_t cols = (uint32_t)(((uint64_t)2 << bx1) - ((uint64_t)1 << bx0));   /* bits bx0..bx1 */
-    for (int bz = bucket_coord(z - radius), bz1 = bucket_coord(z + radius); bz <= bz1; bz++) {
+    for (int bz = bz0; bz <= bz1; bz++) {
         uint32_t occupied = rows[bz] & cols;
         if (!occupied) continue;
         int64_t gz = bucket_gap(z, bz);

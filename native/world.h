@@ -115,6 +115,7 @@ struct GotaMatch {
     /* per row, bit bx: bucket holds a unit not red [0], not blue [1], not
      * neutral [2] (the hostile ones of each team), or any unit [3] */
     uint32_t bucket_rows[4][BUCKET_N];
+    uint32_t bucket_rows_used[4];       /* per class: bit bz = bucket_rows[c][bz] != 0 */
 
     Hit hit[HIT_QUEUE_MAX];
     int32_t hit_n;
