@@ -212,7 +212,7 @@ static int gather(const GotaMatch *m, int64_t x0, int64_t z0, int64_t x1, int64_
     for (int bz = bz0; bz <= bz1; bz++)
         for (int bx = bx0; bx <= bx1; bx++) {
             int b = bz * BUCKET_N + bx;
-            for (int k = m->bucket_start[b]; k < m->bucket_start[b + 1]; k++) {
+            for (int k = m->bucket_start[b]; k < m->bucket_end[b]; k++) {
                 int j = m->bucket_item[k];
                 if (m->unit[j].alive) out[n++] = (Cand){j, m->snap_x[j], m->snap_z[j]};
             }

@@ -490,8 +490,9 @@ static int hero_acquire(const GotaMatch *m, int slot, int attack_move)
     int32_t x = m->snap_x[slot], z = m->snap_z[slot];
     for (int i = 0; i < m->map->building_n; i++) {
         int b = m->building_slot[i];
-        if (!target_valid(m, slot, b)) continue;
         const GotaUnit *bu = &m->unit[b];
+        /* own and unexposed buildings fail target_valid: skip them before the call */
+        if (bu->team == u->team || !bu->exposed || !target_valid(m, slot, b)) continue;
         int64_t d2 = bu->kind == GOTA_KIND_GOD ? fx_dist2(x, z, bu->x, bu->z)
                                                : unit_footprint_dist2(&m->map->building[i], x, z);
         if (d2 <= a.r2) acquire_offer(m, &a, b, d2, bu->x, bu->z);

@@ -38,14 +38,12 @@ void match_event(GotaMatch *m, int type, int slot, int other_id, int value)
     m->event_next++;
 }
 
-static int bucket_of(int32_t x, int32_t z)
+/* map_tile_of(v) / BUCKET_TILES, clamped: one division (both truncate, and
+ * every negative quotient clamps to 0 either way) */
+static int bucket_coord(int32_t v)
 {
-    int bx = map_tile_of(x) / BUCKET_TILES, bz = map_tile_of(z) / BUCKET_TILES;
-    if (bx < 0) bx = 0;
-    if (bz < 0) bz = 0;
-    if (bx >= BUCKET_N) bx = BUCKET_N - 1;
-    if (bz >= BUCKET_N) bz = BUCKET_N - 1;
-    return bz * BUCKET_N + bx;
+    int b = (v + MAP_HALF_WORLD) / (BUCKET_TILES * GOTA_TILE);
+    return b < 0 ? 0 : (b >= BUCKET_N ? BUCKET_N - 1 : b);
 }
 
 static int is_mobile(int kind)
@@ -53,40 +51,63 @@ static int is_mobile(int kind)
     return kind == GOTA_KIND_HERO || kind == GOTA_KIND_CREEP || kind == GOTA_KIND_NEUTRAL;
 }
 
-/* bucket_rows class of a team: red 0, blue 1, any other team 2 */
+/* class of a mobile unit's team: red 0, blue 1, neutral 2 (the camps' team,
+ * the only other one a mobile unit has) */
 static int team_class(int team)
 {
     return team == GOTA_TEAM_RED ? 0 : team == GOTA_TEAM_BLUE ? 1 : 2;
 }
 
 _Static_assert(BUCKET_N <= 32, "a bucket row fits 32 bits");
+_Static_assert(GOTA_MAX_UNITS <= INT16_MAX, "bucket bounds fit int16_t");
 
-/* Counting sort of the living mobile units by bucket, in slot order; per
- * team class, a bit mask of the occupied buckets of each row. */
+/* Counting sort of the living mobile units by bucket, in slot order, and the
+ * row masks of the buckets holding each class's hostiles. Only occupied
+ * buckets are touched (last tick's to empty them, this tick's to fill them),
+ * not all BUCKET_N * BUCKET_N. */
 void match_buckets_build(GotaMatch *m)
 {
-    int32_t *start = m->bucket_start;
-    memset(start, 0, sizeof m->bucket_start);
-    memset(m->bucket_rows, 0, sizeof m->bucket_rows);
-    int32_t bucket[GOTA_MAX_UNITS];     /* each unit's bucket, -1 when not bucketed */
+    int16_t *start = m->bucket_start, *end = m->bucket_end;
+    for (int bz = 0; bz < BUCKET_N; bz++) {
+        for (uint32_t used = m->bucket_rows[3][bz]; used; used &= used - 1) {
+            int b = bz * BUCKET_N + __builtin_ctz(used);
+            start[b] = end[b] = 0;
+        }
+    }
+    uint32_t rows[3][BUCKET_N];         /* per class: bit bx = bucket holds one */
+    memset(rows, 0, sizeof rows);
+    int16_t bucket[GOTA_MAX_UNITS];     /* each unit's bucket, -1 when not bucketed */
     for (int i = 0; i < m->unit_n; i++) {
         const GotaUnit *u = &m->unit[i];
         bucket[i] = -1;
         if (!u->alive || !is_mobile(u->kind)) continue;
-        int b = bucket_of(m->snap_x[i], m->snap_z[i]);
-        bucket[i] = b;
-        start[b + 1]++;
-        m->bucket_rows[team_class(u->team)][b / BUCKET_N] |= 1u << (b % BUCKET_N);
+        int bx = bucket_coord(m->snap_x[i]), bz = bucket_coord(m->snap_z[i]);
+        int b = bz * BUCKET_N + bx;
+        bucket[i] = (int16_t)b;
+        end[b]++;                       /* the count, for now */
+        rows[team_class(u->team)][bz] |= 1u << bx;
     }
-    for (int b = 0; b < BUCKET_N * BUCKET_N; b++) start[b + 1] += start[b];
-    int32_t fill[BUCKET_N * BUCKET_N];
-    memcpy(fill, start, sizeof fill);
+    int16_t next = 0;
+    memset(m->bucket_rows_used, 0, sizeof m->bucket_rows_used);
+    for (int bz = 0; bz < BUCKET_N; bz++) {
+        m->bucket_rows[0][bz] = rows[1][bz] | rows[2][bz];
+        m->bucket_rows[1][bz] = rows[0][bz] | rows[2][bz];
+        m->bucket_rows[2][bz] = rows[0][bz] | rows[1][bz];
+        m->bucket_rows[3][bz] = rows[0][bz] | rows[1][bz] | rows[2][bz];
+        for (int c = 0; c < 4; c++) m->bucket_rows_used[c] |= (uint32_t)(m->bucket_rows[c][bz] != 0) << bz;
+        for (uint32_t used = m->bucket_rows[3][bz]; used; used &= used - 1) {
+            int b = bz * BUCKET_N + __builtin_ctz(used);
+            start[b] = next;
+            next = (int16_t)(next + end[b]);
+            end[b] = start[b];          /* the fill point: ends at start + count */
+        }
+    }
     for (int i = 0; i < m->unit_n; i++)
-        if (bucket[i] >= 0) m->bucket_item[fill[bucket[i]]++] = i;
+        if (bucket[i] >= 0) m->bucket_item[end[bucket[i]]++] = (int32_t)i;
 }
 
 /* Distance from v to the world span of bucket row/column c along one axis;
- * the edge buckets also hold everything beyond the map (bucket_of clamps). */
+ * the edge buckets also hold everything beyond the map (bucket_coord clamps). */
 static int64_t bucket_gap(int32_t v, int c)
 {
     const int32_t span = BUCKET_TILES * GOTA_TILE;
@@ -98,20 +119,21 @@ static int64_t bucket_gap(int32_t v, int c)
 
 /* Bucket scan in bucket order over the occupied buckets only; skips buckets
  * wholly beyond the radius and, when `hostile`, the units of from's team (and
- * for a red or blue unit, buckets holding only its own team). */
+ * buckets holding only its own team's class, which is that one team). */
 static void scan(const GotaMatch *m, int from, int32_t radius, int hostile, unit_visit_fn visit, void *ctx)
 {
     int32_t x = m->snap_x[from], z = m->snap_z[from];
-    int b0 = bucket_of(x - radius, z - radius), b1 = bucket_of(x + radius, z + radius);
     int64_t r2 = (int64_t)radius * radius;
-    int team = m->unit[from].team, own = hostile ? team_class(team) : 2;
-    int bx0 = b0 % BUCKET_N, bx1 = b1 % BUCKET_N;
+    int team = m->unit[from].team;
+    int class = hostile ? team_class(team) : 3;
+    const uint32_t *rows = m->bucket_rows[class];
+    int bz0 = bucket_coord(z - radius), bz1 = bucket_coord(z + radius);
+    uint32_t used = m->bucket_rows_used[class] & (uint32_t)(((uint64_t)2 << bz1) - ((uint64_t)1 << bz0));
+    if (!used) return;
+    int bx0 = bucket_coord(x - radius), bx1 = bucket_coord(x + radius);
     uint32_t cols = (uint32_t)(((uint64_t)2 << bx1) - ((uint64_t)1 << bx0));   /* bits bx0..bx1 */
-    for (int bz = b0 / BUCKET_N; bz <= b1 / BUCKET_N; bz++) {
-        uint32_t occupied = m->bucket_rows[2][bz];
-        if (own != 0) occupied |= m->bucket_rows[0][bz];
-        if (own != 1) occupied |= m->bucket_rows[1][bz];
-        occupied &= cols;
+    for (int bz = bz0; bz <= bz1; bz++) {
+        uint32_t occupied = rows[bz] & cols;
         if (!occupied) continue;
         int64_t gz = bucket_gap(z, bz);
         for (; occupied; occupied &= occupied - 1) {
@@ -119,7 +141,7 @@ static void scan(const GotaMatch *m, int from, int32_t radius, int hostile, unit
             int64_t gx = bucket_gap(x, bx);
             if (gx * gx + gz * gz > r2) continue;
             int b = bz * BUCKET_N + bx;
-            for (int k = m->bucket_start[b]; k < m->bucket_start[b + 1]; k++) {
+            for (int k = m->bucket_start[b]; k < m->bucket_end[b]; k++) {
                 int j = m->bucket_item[k];
                 if (j == from || (hostile && m->unit[j].team == team)) continue;
                 int64_t d = fx_dist2(x, z, m->snap_x[j], m->snap_z[j]);

@@ -109,10 +109,13 @@ struct GotaMatch {
     int32_t killer[GOTA_MAX_UNITS];    /* this tick: slot whose hit took the unit to 0 HP, -1 none */
 
     /* spatial buckets over the snapshot: units of bucket b are
-     * bucket_item[bucket_start[b] .. bucket_start[b+1]) */
-    int32_t bucket_start[BUCKET_N * BUCKET_N + 1];
+     * bucket_item[bucket_start[b] .. bucket_end[b]); both 0 for an empty bucket */
+    int16_t bucket_start[BUCKET_N * BUCKET_N], bucket_end[BUCKET_N * BUCKET_N];
     int32_t bucket_item[GOTA_MAX_UNITS];
-    uint32_t bucket_rows[3][BUCKET_N];  /* [red, blue, other teams][row]: bit bx = bucket holds one */
+    /* per row, bit bx: bucket holds a unit not red [0], not blue [1], not
+     * neutral [2] (the hostile ones of each team), or any unit [3] */
+    uint32_t bucket_rows[4][BUCKET_N];
+    uint32_t bucket_rows_used[4];       /* per class: bit bz = bucket_rows[c][bz] != 0 */
 
     Hit hit[HIT_QUEUE_MAX];
     int32_t hit_n;
