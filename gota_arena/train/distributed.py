@@ -89,8 +89,13 @@ class Distributed:
             self._owns_group = True
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, exc_type, exc, tb) -> None:
         if self._owns_group and dist.is_initialized():
+            if exc_type is None:
+                # leave together: a gloo worker thread may still hold the last gather's tensors;
+                # were this rank to exit first, it would free them during interpreter shutdown,
+                # without a GIL to take, and abort ("terminate called without an active exception")
+                self.barrier()
             dist.destroy_process_group()
         self._owns_group = False
 
