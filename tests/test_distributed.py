@@ -176,3 +176,20 @@ def test_resume_with_another_number_of_ranks_is_refused(tmp_path):
     cfg.trainer.resume = True
     with pytest.raises(TrainingError, match="written by a run of 2 rank.s.; resume it with as many .this one has 1."):
         train(cfg, tmp_path, stream=open(os.devnull, "w"))
+
+
+def test_ranks_leave_the_group_together_unless_one_failed(monkeypatch):
+    # a rank that left first could abort at exit (a gloo worker still freeing the last gather's tensors)
+    calls = []
+    monkeypatch.setattr(distributed.dist, "init_process_group", lambda backend: calls.append("init"))
+    monkeypatch.setattr(distributed.dist, "barrier", lambda device_ids=None: calls.append("barrier"))
+    monkeypatch.setattr(distributed.dist, "destroy_process_group", lambda: calls.append("destroy"))
+    monkeypatch.setattr(distributed.dist, "is_initialized", lambda: "init" in calls and "destroy" not in calls)
+    rank = distributed.Distributed(torch.device("cpu"), rank=1, world=2, backend="gloo")
+    with rank:
+        pass
+    assert calls == ["init", "barrier", "destroy"]
+    calls.clear()
+    with pytest.raises(RuntimeError), rank:
+        raise RuntimeError("a rank failed")   # its peers may never reach a barrier: leave at once
+    assert calls == ["init", "destroy"]
