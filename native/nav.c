@@ -127,32 +127,14 @@ void nav_set_footprint(Nav *nav, const MapBuilding *b, int alive)
 
 /* ---- segment walk -------------------------------------------------------- */
 
-static int open_xy(const Nav *nav, const MapData *map, int tx, int tz)
-{
-    return map_in_bounds(tx, tz) && nav_open(nav, map, map_index(tx, tz));
-}
-
-/* link between (tx,tz) and (tx+sx,tz), sx = +-1 */
-static int link_x(const MapData *map, int tx, int tz, int sx)
-{
-    int ax = sx > 0 ? tx : tx - 1;
-    if (ax < 0 || ax + 1 >= MAP_N || tz < 0 || tz >= MAP_N) return 0;
-    return (map->edges[map_index(ax, tz)] & MAP_EDGE_E) != 0;
-}
-
-/* link between (tx,tz) and (tx,tz+sz), sz = +-1 */
-static int link_z(const MapData *map, int tx, int tz, int sz)
-{
-    int az = sz > 0 ? tz : tz - 1;
-    if (az < 0 || az + 1 >= MAP_N || tx < 0 || tx >= MAP_N) return 0;
-    return (map->edges[map_index(tx, az)] & MAP_EDGE_S) != 0;
-}
-
 static int64_t abs64(int64_t v) { return v < 0 ? -v : v; }
 
 /* Walk the tiles of segment (x0,z0)-(x1,z1); 1 if every tile after the first
  * is open and every step uses a link. need_start: the first tile must be
- * open too. Both ends must lie on map tiles. */
+ * open too. Both ends must lie on map tiles. Every tile and link the walk
+ * visits lies between the two end tiles, so it needs no bounds checks; the
+ * crossing products |b - p0| * |d| grow by T * |d| per step, so they are
+ * kept as running sums (the same values as multiplying afresh). */
 static int walk(const Nav *nav, const MapData *map, int32_t x0, int32_t z0, int32_t x1, int32_t z1,
                 int need_start)
 {
@@ -160,40 +142,44 @@ static int walk(const Nav *nav, const MapData *map, int32_t x0, int32_t z0, int3
     int64_t X0 = (int64_t)x0 + MAP_HALF_WORLD, Z0 = (int64_t)z0 + MAP_HALF_WORLD;
     int64_t X1 = (int64_t)x1 + MAP_HALF_WORLD, Z1 = (int64_t)z1 + MAP_HALF_WORLD;
     if (X0 < 0 || Z0 < 0 || X1 < 0 || Z1 < 0 || X0 >= W || Z0 >= W || X1 >= W || Z1 >= W) return 0;
-    int tx = (int)(X0 / T), tz = (int)(Z0 / T);
-    int ex = (int)(X1 / T), ez = (int)(Z1 / T);
-    if (need_start && !open_xy(nav, map, tx, tz)) return 0;
+    /* all four are in [0, W), W < 2^32: 32-bit divisions */
+    int tx = (int)((uint32_t)X0 / GOTA_TILE), tz = (int)((uint32_t)Z0 / GOTA_TILE);
+    int ex = (int)((uint32_t)X1 / GOTA_TILE), ez = (int)((uint32_t)Z1 / GOTA_TILE);
+    const uint8_t *walkable = map->walkable, *occupied = nav->occupied, *edges = map->edges;
+    int t = map_index(tx, tz);
+    if (need_start && !(walkable[t] && !occupied[t])) return 0;
     int64_t dx = X1 - X0, dz = Z1 - Z0;
     int64_t adx = abs64(dx), adz = abs64(dz);
     int sx = dx > 0 ? 1 : -1, sz = dz > 0 ? 1 : -1;
     int nx = ex > tx ? ex - tx : tx - ex;
     int nz = ez > tz ? ez - tz : tz - ez;
+    int oz = sz * MAP_N;                        /* index step along z */
+    int lx = sx > 0 ? 0 : -1, lz = sz > 0 ? 0 : -MAP_N;   /* the tile holding the crossed link's flag */
+    /* crossing parameters t = |b - p0| / |d|, compared as |b - p0| * |d'| */
+    int64_t ax = (sx > 0 ? (int64_t)(tx + 1) * T - X0 : X0 - (int64_t)tx * T) * adz;
+    int64_t az = (sz > 0 ? (int64_t)(tz + 1) * T - Z0 : Z0 - (int64_t)tz * T) * adx;
+    const int64_t dax = T * adz, daz = T * adx;
+#define OPEN_AT(i) (walkable[i] && !occupied[i])
     while (nx > 0 || nz > 0) {
         int step;                       /* 1 = x, 2 = z, 3 = corner */
         if (nz == 0) step = 1;
         else if (nx == 0) step = 2;
-        else {
-            /* crossing parameters t = |b - p0| / |d|, compared exactly */
-            int64_t bx = sx > 0 ? (int64_t)(tx + 1) * T : (int64_t)tx * T;
-            int64_t bz = sz > 0 ? (int64_t)(tz + 1) * T : (int64_t)tz * T;
-            int64_t ax = abs64(bx - X0) * adz, az = abs64(bz - Z0) * adx;
-            step = ax < az ? 1 : ax > az ? 2 : 3;
-        }
+        else step = ax < az ? 1 : ax > az ? 2 : 3;
         if (step == 1) {
-            if (!link_x(map, tx, tz, sx) || !open_xy(nav, map, tx + sx, tz)) return 0;
-            tx += sx; nx--;
+            if (!(edges[t + lx] & MAP_EDGE_E) || !OPEN_AT(t + sx)) return 0;
+            t += sx; nx--; ax += dax;
         } else if (step == 2) {
-            if (!link_z(map, tx, tz, sz) || !open_xy(nav, map, tx, tz + sz)) return 0;
-            tz += sz; nz--;
+            if (!(edges[t + lz] & MAP_EDGE_S) || !OPEN_AT(t + oz)) return 0;
+            t += oz; nz--; az += daz;
         } else {
             /* exact corner: both L-shaped detours must be valid */
-            if (!open_xy(nav, map, tx + sx, tz) || !open_xy(nav, map, tx, tz + sz) ||
-                !open_xy(nav, map, tx + sx, tz + sz)) return 0;
-            if (!link_x(map, tx, tz, sx) || !link_z(map, tx + sx, tz, sz)) return 0;
-            if (!link_z(map, tx, tz, sz) || !link_x(map, tx, tz + sz, sx)) return 0;
-            tx += sx; tz += sz; nx--; nz--;
+            if (!OPEN_AT(t + sx) || !OPEN_AT(t + oz) || !OPEN_AT(t + sx + oz)) return 0;
+            if (!(edges[t + lx] & MAP_EDGE_E) || !(edges[t + sx + lz] & MAP_EDGE_S)) return 0;
+            if (!(edges[t + lz] & MAP_EDGE_S) || !(edges[t + oz + lx] & MAP_EDGE_E)) return 0;
+            t += sx + oz; nx--; nz--; ax += dax; az += daz;
         }
     }
+#undef OPEN_AT
     return 1;
 }
 

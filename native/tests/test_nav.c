@@ -182,6 +182,126 @@ static void test_line_clear(void)
     free(nav);
 }
 
+/* nav_line_clear as first written (bounds-checked tile and link reads,
+ * crossing products multiplied afresh): the oracle for the walk in nav.c */
+static int open_xy_plain(const Nav *nav, const MapData *map, int tx, int tz)
+{
+    return map_in_bounds(tx, tz) && nav_open(nav, map, map_index(tx, tz));
+}
+
+static int link_x_plain(const MapData *map, int tx, int tz, int sx)
+{
+    int ax = sx > 0 ? tx : tx - 1;
+    if (ax < 0 || ax + 1 >= MAP_N || tz < 0 || tz >= MAP_N) return 0;
+    return (map->edges[map_index(ax, tz)] & MAP_EDGE_E) != 0;
+}
+
+static int link_z_plain(const MapData *map, int tx, int tz, int sz)
+{
+    int az = sz > 0 ? tz : tz - 1;
+    if (az < 0 || az + 1 >= MAP_N || tx < 0 || tx >= MAP_N) return 0;
+    return (map->edges[map_index(tx, az)] & MAP_EDGE_S) != 0;
+}
+
+static int64_t abs64_plain(int64_t v) { return v < 0 ? -v : v; }
+
+static int line_clear_plain(const Nav *nav, const MapData *map, int32_t x0, int32_t z0, int32_t x1, int32_t z1)
+{
+    const int64_t T = GOTA_TILE, W = (int64_t)MAP_N * GOTA_TILE;
+    int64_t X0 = (int64_t)x0 + MAP_HALF_WORLD, Z0 = (int64_t)z0 + MAP_HALF_WORLD;
+    int64_t X1 = (int64_t)x1 + MAP_HALF_WORLD, Z1 = (int64_t)z1 + MAP_HALF_WORLD;
+    if (X0 < 0 || Z0 < 0 || X1 < 0 || Z1 < 0 || X0 >= W || Z0 >= W || X1 >= W || Z1 >= W) return 0;
+    int tx = (int)(X0 / T), tz = (int)(Z0 / T);
+    int ex = (int)(X1 / T), ez = (int)(Z1 / T);
+    if (!open_xy_plain(nav, map, tx, tz)) return 0;
+    int64_t dx = X1 - X0, dz = Z1 - Z0;
+    int64_t adx = abs64_plain(dx), adz = abs64_plain(dz);
+    int sx = dx > 0 ? 1 : -1, sz = dz > 0 ? 1 : -1;
+    int nx = ex > tx ? ex - tx : tx - ex;
+    int nz = ez > tz ? ez - tz : tz - ez;
+    while (nx > 0 || nz > 0) {
+        int step;
+        if (nz == 0) step = 1;
+        else if (nx == 0) step = 2;
+        else {
+            int64_t bx = sx > 0 ? (int64_t)(tx + 1) * T : (int64_t)tx * T;
+            int64_t bz = sz > 0 ? (int64_t)(tz + 1) * T : (int64_t)tz * T;
+            int64_t ax = abs64_plain(bx - X0) * adz, az = abs64_plain(bz - Z0) * adx;
+            step = ax < az ? 1 : ax > az ? 2 : 3;
+        }
+        if (step == 1) {
+            if (!link_x_plain(map, tx, tz, sx) || !open_xy_plain(nav, map, tx + sx, tz)) return 0;
+            tx += sx; nx--;
+        } else if (step == 2) {
+            if (!link_z_plain(map, tx, tz, sz) || !open_xy_plain(nav, map, tx, tz + sz)) return 0;
+            tz += sz; nz--;
+        } else {
+            if (!open_xy_plain(nav, map, tx + sx, tz) || !open_xy_plain(nav, map, tx, tz + sz) ||
+                !open_xy_plain(nav, map, tx + sx, tz + sz)) return 0;
+            if (!link_x_plain(map, tx, tz, sx) || !link_z_plain(map, tx + sx, tz, sz)) return 0;
+            if (!link_z_plain(map, tx, tz, sz) || !link_x_plain(map, tx, tz + sz, sx)) return 0;
+            tx += sx; tz += sz; nx--; nz--;
+        }
+    }
+    return 1;
+}
+
+/* nav_line_clear against the plain walk on random maps (walls, missing
+ * links, footprints; sparse to dense): random segments of every length,
+ * tile-centre ones, ones through exact tile corners, ones along tile edges
+ * and ones ending off the map */
+static void test_line_clear_reference(void)
+{
+    Nav *nav = new_nav();
+    lcg_state = 4242;
+    long differ = 0, clear = 0, n = 0;
+    for (int round = 0; round < 6; round++) {
+        MapData *m = field();
+        int walls = 200 + 700 * round, cuts = 100 + 400 * round;
+        for (int i = 0; i < walls; i++) wall(m, (int)(lcg() % MAP_N), (int)(lcg() % MAP_N));
+        for (int i = 0; i < cuts; i++) m->edges[lcg() % MAP_TILES] &= (uint8_t)~(1u + (lcg() & 1));
+        memset(nav->occupied, 0, sizeof nav->occupied);
+        for (int k = 0; k < 200; k++) nav->occupied[lcg() % MAP_TILES] = 1;
+        for (int i = 0; i < 60000; i++, n++) {
+            int32_t span = (int32_t)(i % 4 == 0 ? 2 * MAP_HALF_WORLD : (i % 4 == 1 ? 1200000 : 300000));
+            int32_t ax = (int32_t)(lcg() % (2u * MAP_HALF_WORLD)) - MAP_HALF_WORLD;
+            int32_t az = (int32_t)(lcg() % (2u * MAP_HALF_WORLD)) - MAP_HALF_WORLD;
+            int32_t bx = ax + (int32_t)(lcg() % (uint32_t)span) - span / 2;
+            int32_t bz = az + (int32_t)(lcg() % (uint32_t)span) - span / 2;
+            switch (i % 7) {
+            case 0:     /* tile centres */
+                ax = C(map_tile_of(ax)); az = C(map_tile_of(az)); bx = C(map_tile_of(bx)); bz = C(map_tile_of(bz));
+                break;
+            case 1: {   /* through exact corners: a diagonal from a tile corner */
+                int k = (int)(lcg() % 20) - 10;
+                ax = E(map_tile_of(ax)); az = E(map_tile_of(az));
+                bx = ax + k * GOTA_TILE; bz = az + (lcg() & 1 ? k : -k) * GOTA_TILE;
+                break;
+            }
+            case 2: {   /* through corners at other slopes: k:j in whole tiles from a tile corner */
+                int k = (int)(lcg() % 9) - 4, j = (int)(lcg() % 9) - 4;
+                ax = E(map_tile_of(ax)) + (lcg() & 1 ? 0 : GOTA_TILE / 2); az = E(map_tile_of(az));
+                bx = ax + k * GOTA_TILE / 2; bz = az + j * GOTA_TILE;
+                break;
+            }
+            case 3:     /* along a tile edge */
+                ax = E(map_tile_of(ax)); bx = ax;
+                break;
+            default: break;
+            }
+            int a = nav_line_clear(nav, m, ax, az, bx, bz), b = line_clear_plain(nav, m, ax, az, bx, bz);
+            differ += a != b;
+            clear += a;
+        }
+        free(m);
+    }
+    CHECK_EQ(differ, 0);
+    CHECK(clear > n / 10);
+    CHECK(clear < n - n / 10);
+    nav_release(nav);
+    free(nav);
+}
+
 static void test_shortcut_and_wall(void)
 {
     MapData *m = field();
@@ -957,6 +1077,7 @@ static void test_collide_ticks(void)
 int main(void)
 {
     test_line_clear();
+    test_line_clear_reference();
     test_shortcut_and_wall();
     test_cliff_ramp();
     test_costs_and_ties();
