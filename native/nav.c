@@ -26,7 +26,10 @@
  *     CENTRE to the goal TILE CENTRE, at most NAV_MAX_PATH waypoints. It is a
  *     pure function of the key and of the occupancy at that revision, so it is
  *     cached in the NAV_CACHE_SIZE table and a hit is bit-identical to a fresh
- *     computation.
+ *     computation. More exactly it is a function of the occupancy of the
+ *     tiles it reads, all inside a box kept with the entry (the expanded
+ *     tiles and the goal, grown by one): a footprint change that touches no
+ *     tile of the box carries the entry to the new revision.
  *   - The returned path is then derived from the canonical one and the exact
  *     points, again with no dependence on cache history: the canonical goal
  *     centre is replaced by the exact goal point (when the goal tile is open
@@ -121,6 +124,21 @@ void nav_set_footprint(Nav *nav, const MapBuilding *b, int alive)
         } else if (nav->occupied[t] > 0) {
             nav->occupied[t]--;
         }
+    }
+    /* A cached path whose computation read no tile of this footprint would
+     * be computed again exactly as it is (a pure function of the tiles it
+     * read): carry it to the new revision. The others go stale. */
+    for (int k = 0; k < NAV_CACHE_SIZE; k++) {
+        NavCacheEntry *e = &nav->cache[k];
+        if (e->start < 0 || e->revision != nav->revision) continue;
+        int touched = 0;
+        for (int i = 0; i < n && !touched; i++) {
+            int t = b->footprint[i];
+            if (t < 0 || t >= MAP_TILES) continue;
+            int tx = t % MAP_N, tz = t / MAP_N;
+            touched = tx >= e->x0 && tx <= e->x1 && tz >= e->z0 && tz <= e->z1;
+        }
+        if (!touched) e->revision = nav->revision + 1;
     }
     nav->revision++;
 }
@@ -251,6 +269,9 @@ typedef struct {
     int32_t fmax;                   /* largest f opened: bounds the buckets to clear */
 } AStar;
 
+/* tile box, inclusive */
+typedef struct { int x0, z0, x1, z1; } TileBox;
+
 /* Offer neighbour nb (column nx, row nz) of the expanded tile t: a new tile
  * opens with the next discovery order, an open one keeps its order when its g
  * improves. */
@@ -287,7 +308,7 @@ static inline void relax(AStar *a, int t, int32_t gt, int32_t ht, int nb, int nx
  * no tile opens below the f last expanded and the scan for the next
  * non-empty bucket only moves up. A tile keeps its discovery order when its
  * g improves. */
-static int astar(const Nav *occ, NavSearch *nav, const MapData *map, int start, int goal)
+static int astar(const Nav *occ, NavSearch *nav, const MapData *map, int start, int goal, TileBox *box)
 {
     nav->stamp += 2;
     if (nav->stamp < 2) {           /* wrapped: old marks could read as this search's */
@@ -304,6 +325,8 @@ static int astar(const Nav *occ, NavSearch *nav, const MapData *map, int start, 
     open_insert(nav, start);
     int open_n = 1, found = 0;
     uint32_t fcur = (uint32_t)f;
+    /* box of the expanded tiles and the goal (the path lies in it) */
+    int bx0 = a.gx, bz0 = a.gz, bx1 = a.gx, bz1 = a.gz;
     while (open_n > 0) {
         int t;
         for (;;) {                  /* the lowest key: the head of the first bucket holding f = fcur */
@@ -315,6 +338,10 @@ static int astar(const Nav *occ, NavSearch *nav, const MapData *map, int start, 
         if (t == goal) { found = 1; break; }
         nav->mark[t] = a.open_mark + 1;
         int tx = t % MAP_N, tz = t / MAP_N;
+        if (tx < bx0) bx0 = tx;
+        if (tx > bx1) bx1 = tx;
+        if (tz < bz0) bz0 = tz;
+        if (tz > bz1) bz1 = tz;
         int32_t gt = nav->g[t], ht = tile_h(map, t);
         uint8_t ed = map->edges[t];
         int before = (int)a.order;
@@ -324,6 +351,9 @@ static int astar(const Nav *occ, NavSearch *nav, const MapData *map, int start, 
         if (tz > 0 && (map->edges[t - MAP_N] & MAP_EDGE_S)) relax(&a, t, gt, ht, t - MAP_N, tx, tz - 1);
         open_n += (int)a.order - before - 1;
     }
+    /* the occupancy read: the expanded tiles' neighbours (relax), so the
+     * box grown by one */
+    box->x0 = bx0 - 1; box->z0 = bz0 - 1; box->x1 = bx1 + 1; box->z1 = bz1 + 1;
     /* empty the buckets still holding open tiles (all f from fcur to fmax) */
     if (found)
         for (int32_t k = (int32_t)fcur; k <= a.fmax && k < (int32_t)fcur + NAV_BUCKETS; k++)
@@ -347,7 +377,8 @@ int nav_search_tiles(Nav *nav, const MapData *map, int start, int goal, int32_t 
 {
     NavSearch *search = search_of(nav);
     if (!search) return 0;
-    int len = astar(nav, search, map, start, goal);
+    TileBox box;
+    int len = astar(nav, search, map, start, goal, &box);
     memcpy(tiles, search->path, (size_t)len * sizeof *tiles);
     return len;
 }
@@ -374,14 +405,20 @@ static int32_t cz_of(int t) { return map_tile_centre(t / MAP_N); }
 
 /* Canonical path for (start tile, goal tile) at the current occupancy: A*
  * then string-pulled from the start tile centre; all waypoints are tile
- * centres. Sets *complete when the last waypoint is the goal tile. */
-static void canonical_path(Nav *nav, const MapData *map, int start, int goal, NavPath *out, int32_t *complete)
+ * centres. Sets *complete when the last waypoint is the goal tile, and *box
+ * to a tile box holding every tile whose occupancy it read: A* reads the
+ * expanded tiles' neighbours, and each pulling segment runs between two
+ * path tiles (expanded, or the goal), so its tiles lie in their box. */
+static void canonical_path(Nav *nav, const MapData *map, int start, int goal, NavPath *out, int32_t *complete,
+                           TileBox *box)
 {
     out->n = 0;
     *complete = 0;
+    box->x0 = box->z0 = 0;
+    box->x1 = box->z1 = MAP_N - 1;
     NavSearch *search = search_of(nav);
     if (!search) return;   /* out of memory: unreachable this time, never a crash */
-    int len = astar(nav, search, map, start, goal);
+    int len = astar(nav, search, map, start, goal, box);
     if (len == 0) return;
     const int32_t *p = search->path;
     if (len == 1) {
@@ -434,7 +471,10 @@ static const NavCacheEntry *cache_get(Nav *nav, const MapData *map, int start, i
     e->goal = goal;
     e->revision = nav->revision;
     e->last_use = ++nav->clock;
-    canonical_path(nav, map, start, goal, &e->path, &e->complete);
+    TileBox box;
+    canonical_path(nav, map, start, goal, &e->path, &e->complete, &box);
+    e->x0 = (int16_t)box.x0; e->z0 = (int16_t)box.z0;
+    e->x1 = (int16_t)box.x1; e->z1 = (int16_t)box.z1;
     return e;
 }
 

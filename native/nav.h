@@ -11,7 +11,9 @@
  *
  * Walkable = MapData.walkable AND no living building footprint on the tile.
  * nav_set_footprint() adds or removes a footprint and bumps `revision`, which
- * invalidates every cached path (cache key: start tile, goal tile, revision).
+ * invalidates every cached path (cache key: start tile, goal tile, revision)
+ * except those whose computation read no tile of that footprint: they are
+ * carried to the new revision unchanged (the same reads give the same path).
  *
  * Steering: a body turns toward its next waypoint at up to NAV_TURN_RATE
  * binary-angle units per tick (0.35 rad) and steps, at most `speed` world
@@ -46,6 +48,7 @@ typedef struct {
     int32_t start, goal, revision;  /* key; start = -1 for an empty entry */
     uint32_t last_use;
     int32_t complete;               /* path ends at the goal (not cut at NAV_MAX_PATH) */
+    int16_t x0, z0, x1, z1;         /* tile box holding every tile whose occupancy the path's computation read */
     NavPath path;                   /* canonical path: pulled from the start tile centre */
 } NavCacheEntry;
 

@@ -573,6 +573,94 @@ static void test_cache_transparency(void)
     free(cold);
 }
 
+/* Cached paths carried across footprint changes (nav_set_footprint keeps
+ * those whose computation read no tile of the footprint): every answer of a
+ * warm nav, through many changes, equals a cold nav's at the same occupancy.
+ * Footprints land on and beside the searched region, so both kinds occur. */
+static void test_cache_carry(void)
+{
+    MapData *m = field();
+    int gaps[3] = { 20, 60, 95 };
+    wall_column(m, 40, gaps, 3);
+    wall_column(m, 75, gaps + 1, 1);
+    lcg_state = 31;
+    for (int i = 0; i < 500; i++) wall(m, (int)(lcg() % MAP_N), (int)(lcg() % MAP_N));
+    for (int i = 0; i < 300; i++) m->edges[lcg() % MAP_TILES] &= (uint8_t)~(1u + (lcg() & 1));
+    Nav *warm = new_nav(), *cold = new_nav();
+    enum { NB = 24, NQ = 40 };
+    MapBuilding b[NB];
+    int alive[NB];
+    memset(b, 0, sizeof b);
+    for (int k = 0; k < NB; k++) {
+        /* 1x1 to 3x2 blocks, many around the gaps and the lanes between starts and goals */
+        int w = 1 + (int)(lcg() % 3), h = 1 + (int)(lcg() % 2);
+        int bx = k % 3 == 0 ? 38 + (int)(lcg() % 5) : 2 + (int)(lcg() % (MAP_N - 6));
+        int bz = k % 3 == 0 ? gaps[lcg() % 3] - 1 : 2 + (int)(lcg() % (MAP_N - 6));
+        b[k].footprint_n = w * h;
+        for (int i = 0; i < w * h; i++) b[k].footprint[i] = (uint16_t)map_index(bx + i % w, bz + i / w);
+        alive[k] = 0;
+    }
+    static int32_t q[NQ][4];
+    for (int i = 0; i < NQ; i++) {
+        int st = (int)(lcg() % 10), gt = (int)(lcg() % 5);
+        q[i][0] = C(5 + st * 3) + (int32_t)(lcg() % 50000) - 25000;
+        q[i][1] = C(10 + st * 9) + (int32_t)(lcg() % 50000) - 25000;
+        q[i][2] = C(100 + gt * 2) + (int32_t)(lcg() % 50000) - 25000;
+        q[i][3] = C(10 + gt * 20) + (int32_t)(lcg() % 50000) - 25000;
+    }
+    int diff = 0, found = 0, carried = 0, dropped = 0;
+    NavPath pa, pb;
+    for (int round = 0; round < 60; round++) {
+        int k = (int)(lcg() % NB);
+        alive[k] = !alive[k];
+        int before = 0;
+        for (int i = 0; i < NAV_CACHE_SIZE; i++) before += warm->cache[i].start >= 0 && warm->cache[i].revision == warm->revision;
+        nav_set_footprint(warm, &b[k], alive[k]);
+        int after = 0;
+        for (int i = 0; i < NAV_CACHE_SIZE; i++) after += warm->cache[i].start >= 0 && warm->cache[i].revision == warm->revision;
+        carried += after;
+        dropped += before - after;
+        for (int i = 0; i < NQ; i++) {
+            nav_find_path(warm, m, q[i][0], q[i][1], q[i][2], q[i][3], &pa);
+            nav_release(cold);
+            nav_init(cold);
+            memcpy(cold->occupied, warm->occupied, sizeof cold->occupied);
+            cold->revision = warm->revision;
+            nav_find_path(cold, m, q[i][0], q[i][1], q[i][2], q[i][3], &pb);
+            diff += !same_path(&pa, &pb);
+            found += pa.n > 0;
+        }
+    }
+    CHECK_EQ(diff, 0);
+    CHECK(found > 60 * NQ / 2);
+    CHECK(carried > 100);
+    CHECK(dropped > 100);
+    printf("  cache carry: %d entries carried over footprint changes, %d dropped\n", carried, dropped);
+    free(m);
+
+    /* a tile the search only looked at: a walled pocket whose one exit, on
+     * the side away from the goal, a footprint closes; opening it must drop
+     * the cached "unreachable" */
+    m = field();
+    nav_release(warm);
+    nav_init(warm);
+    for (int k = 9; k <= 13; k++) { wall(m, k, 49); wall(m, k, 53); wall(m, 9, k + 40); wall(m, 13, k + 40); }
+    m->walkable[map_index(9, 51)] = 1;
+    MapBuilding door;
+    memset(&door, 0, sizeof door);
+    door.footprint_n = 1;
+    door.footprint[0] = (uint16_t)map_index(9, 51);
+    nav_set_footprint(warm, &door, 1);
+    CHECK_EQ(nav_find_path(warm, m, C(11), C(51), C(100), C(51), &pa), 0);
+    nav_set_footprint(warm, &door, 0);
+    CHECK(nav_find_path(warm, m, C(11), C(51), C(100), C(51), &pa) > 0);
+    free(m);
+    nav_release(warm);
+    nav_release(cold);
+    free(warm);
+    free(cold);
+}
+
 static void test_search_speed(void)
 {
     MapData *m = field();
@@ -1084,6 +1172,7 @@ int main(void)
     test_blocked_goal_and_unreachable();
     test_footprint_and_cache();
     test_cache_transparency();
+    test_cache_carry();
     test_search_speed();
     test_search_reference();
     test_atan2_reference();
