@@ -264,7 +264,6 @@ typedef struct {
     const MapData *map;
     uint32_t open_mark;
     uint32_t order;
-    int gx, gz;
     int32_t gh;
     int32_t fmax;                   /* largest f opened: bounds the buckets to clear */
 } AStar;
@@ -272,10 +271,10 @@ typedef struct {
 /* tile box, inclusive */
 typedef struct { int x0, z0, x1, z1; } TileBox;
 
-/* Offer neighbour nb (column nx, row nz) of the expanded tile t: a new tile
- * opens with the next discovery order, an open one keeps its order when its g
- * improves. */
-static inline void relax(AStar *a, int t, int32_t gt, int32_t ht, int nb, int nx, int nz)
+/* Offer neighbour nb of the expanded tile t: a new tile opens with the next
+ * discovery order, an open one keeps its order when its g improves. (dx, dz):
+ * nb's column and row less the goal's. */
+static inline void relax(AStar *a, int t, int32_t gt, int32_t ht, int nb, int dx, int dz)
 {
     NavSearch *s = a->s;
     uint32_t mk = s->mark[nb];
@@ -284,7 +283,7 @@ static inline void relax(AStar *a, int t, int32_t gt, int32_t ht, int nb, int nx
     int32_t dh = hn - ht;
     int32_t ng = gt + 32 + (dh < 0 ? -dh : dh);
     if (mk != a->open_mark) {
-        int dx = nx - a->gx, dz = nz - a->gz, dg = hn - a->gh;
+        int32_t dg = hn - a->gh;
         int32_t f = ng + 32 * ((dx < 0 ? -dx : dx) + (dz < 0 ? -dz : dz)) + (dg < 0 ? -dg : dg);
         s->mark[nb] = a->open_mark;
         s->g[nb] = ng;
@@ -307,7 +306,8 @@ static inline void relax(AStar *a, int t, int32_t gt, int32_t ht, int nb, int nx
  * heuristic is consistent (a step changes it by at most the step's cost), so
  * no tile opens below the f last expanded and the scan for the next
  * non-empty bucket only moves up. A tile keeps its discovery order when its
- * g improves. */
+ * g improves. *box gets the expanded tiles and the goal, grown by one: every
+ * tile whose occupancy the search read (relax reads the neighbours). */
 static int astar(const Nav *occ, NavSearch *nav, const MapData *map, int start, int goal, TileBox *box)
 {
     nav->stamp += 2;
@@ -315,7 +315,8 @@ static int astar(const Nav *occ, NavSearch *nav, const MapData *map, int start, 
         memset(nav->mark, 0, sizeof nav->mark);
         nav->stamp = 2;
     }
-    AStar a = { nav, occ, map, nav->stamp, 0, goal % MAP_N, goal / MAP_N, tile_h(map, goal), 0 };
+    const int gx = goal % MAP_N, gz = goal / MAP_N;
+    AStar a = { nav, occ, map, nav->stamp, 0, tile_h(map, goal), 0 };
     nav->mark[start] = a.open_mark;
     nav->g[start] = 0;
     nav->parent[start] = -1;
@@ -325,8 +326,7 @@ static int astar(const Nav *occ, NavSearch *nav, const MapData *map, int start, 
     open_insert(nav, start);
     int open_n = 1, found = 0;
     uint32_t fcur = (uint32_t)f;
-    /* box of the expanded tiles and the goal (the path lies in it) */
-    int bx0 = a.gx, bz0 = a.gz, bx1 = a.gx, bz1 = a.gz;
+    int bx0 = gx, bz0 = gz, bx1 = gx, bz1 = gz;
     while (open_n > 0) {
         int t;
         for (;;) {                  /* the lowest key: the head of the first bucket holding f = fcur */
@@ -337,22 +337,21 @@ static int astar(const Nav *occ, NavSearch *nav, const MapData *map, int start, 
         open_remove(nav, t);
         if (t == goal) { found = 1; break; }
         nav->mark[t] = a.open_mark + 1;
-        int tx = t % MAP_N, tz = t / MAP_N;
+        int tz = (int)((unsigned)t / MAP_N), tx = t - tz * MAP_N;
         if (tx < bx0) bx0 = tx;
         if (tx > bx1) bx1 = tx;
         if (tz < bz0) bz0 = tz;
         if (tz > bz1) bz1 = tz;
         int32_t gt = nav->g[t], ht = tile_h(map, t);
+        int ddx = tx - gx, ddz = tz - gz;
         uint8_t ed = map->edges[t];
         int before = (int)a.order;
-        if ((ed & MAP_EDGE_E) && tx + 1 < MAP_N) relax(&a, t, gt, ht, t + 1, tx + 1, tz);
-        if (tx > 0 && (map->edges[t - 1] & MAP_EDGE_E)) relax(&a, t, gt, ht, t - 1, tx - 1, tz);
-        if ((ed & MAP_EDGE_S) && tz + 1 < MAP_N) relax(&a, t, gt, ht, t + MAP_N, tx, tz + 1);
-        if (tz > 0 && (map->edges[t - MAP_N] & MAP_EDGE_S)) relax(&a, t, gt, ht, t - MAP_N, tx, tz - 1);
+        if ((ed & MAP_EDGE_E) && tx + 1 < MAP_N) relax(&a, t, gt, ht, t + 1, ddx + 1, ddz);
+        if (tx > 0 && (map->edges[t - 1] & MAP_EDGE_E)) relax(&a, t, gt, ht, t - 1, ddx - 1, ddz);
+        if ((ed & MAP_EDGE_S) && tz + 1 < MAP_N) relax(&a, t, gt, ht, t + MAP_N, ddx, ddz + 1);
+        if (tz > 0 && (map->edges[t - MAP_N] & MAP_EDGE_S)) relax(&a, t, gt, ht, t - MAP_N, ddx, ddz - 1);
         open_n += (int)a.order - before - 1;
     }
-    /* the occupancy read: the expanded tiles' neighbours (relax), so the
-     * box grown by one */
     box->x0 = bx0 - 1; box->z0 = bz0 - 1; box->x1 = bx1 + 1; box->z1 = bz1 + 1;
     /* empty the buckets still holding open tiles (all f from fcur to fmax) */
     if (found)
