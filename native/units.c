@@ -267,10 +267,11 @@ void unit_move_toward(GotaMatch *m, int slot, int32_t gx, int32_t gz)
 {
     GotaUnit *u = &m->unit[slot];
     UnitState *s = &m->st[slot];
-    int exhausted = s->path_i >= s->path.n;
-    int goal_moved = map_index_of(gx, gz) != map_index_of(s->goal_x, s->goal_z);
-    int stale = s->path_revision != m->nav.revision;
-    if (m->tick >= s->replan_tick && (exhausted || goal_moved || stale || s->stuck >= CREEP_STUCK_TICKS))
+    /* the cheap tests first: the goal's tile (two divisions) is looked up
+     * only when nothing else already asks for a replan */
+    if (m->tick >= s->replan_tick &&
+        (s->path_i >= s->path.n || s->path_revision != m->nav.revision || s->stuck >= CREEP_STUCK_TICKS ||
+         map_index_of(gx, gz) != map_index_of(s->goal_x, s->goal_z)))
         plan(m, slot, gx, gz);
     if (s->path_i >= s->path.n) return;
     int32_t px = u->x, pz = u->z;
