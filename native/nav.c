@@ -247,7 +247,8 @@ _Static_assert((NAV_BUCKETS & (NAV_BUCKETS - 1)) == 0, "bucket count is a power 
 /* Link t (its key set) into its bucket, keeping the bucket in key order. A
  * new tile has the largest discovery order so far and goes last unless the
  * bucket also holds a larger f (one NAV_BUCKETS higher). */
-static void open_insert(NavSearch *s, int t)
+__attribute__((always_inline))     /* in A*'s loop: saves the call (~5 instructions per opened tile) */
+static inline void open_insert(NavSearch *s, int t)
 {
     uint64_t k = s->key[t];
     int b = (int)(k >> 16) & (NAV_BUCKETS - 1);
