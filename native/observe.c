@@ -389,7 +389,7 @@ static void observe_object(const GotaMatch *m, const ContractSlots *cs, int k, f
     o[OO_FACTION] = u->team == cs->team ? 1.0f : (u->team == GOTA_TEAM_NEUTRAL ? 0.0f : -1.0f);
     if (u->kind >= GOTA_KIND_GOD && u->kind <= GOTA_KIND_NEUTRAL) o[OO_KIND + u->kind - GOTA_KIND_GOD] = 1.0f;
     o[OO_ALIVE] = u->alive ? 1.0f : 0.0f;
-    int hs = hero_seat_of_slot(m, j);
+    int hs = u->kind == GOTA_KIND_HERO ? hero_seat_of_slot(m, j) : -1;   /* -1 for any other kind */
     if (hs >= 0) {
         const HeroState *h = &m->hero[hs];
         o[OO_LEVEL] = q(h->level, 20);
@@ -547,14 +547,19 @@ static void observe_terrain(const GotaMatch *m, const ContractTeam *ct, const Co
     /* footprints of fallen enemy buildings the team has not seen fall */
     const int32_t *ghost = ct->ghost;
     int ng = ct->ghost_n;
-    /* the hero's tile in the team frame */
+    /* the hero's tile in the team frame; cells step by +-OBS_TERRAIN_STEP
+     * tiles from the first one in world tiles (mirrored for blue) */
     int tx0 = map_tile_of(clamp_world((int64_t)me->x * s, MAP_HALF_WORLD - 1));
     int tz0 = map_tile_of(clamp_world((int64_t)me->z * s, MAP_HALF_WORLD - 1));
     const int half = OBS_TERRAIN_SIDE / 2 * OBS_TERRAIN_STEP;
-    for (int r = 0; r < OBS_TERRAIN_SIDE; r++)
+    const int step = s > 0 ? OBS_TERRAIN_STEP : -OBS_TERRAIN_STEP;
+    int tx_first = s > 0 ? tx0 - half : MAP_N - 1 - (tx0 - half);
+    int tz_first = s > 0 ? tz0 - half : MAP_N - 1 - (tz0 - half);
+    for (int r = 0; r < OBS_TERRAIN_SIDE; r++) {
+        int tz = tz_first + r * step;
+        float *row = o + r * OBS_TERRAIN_SIDE;
         for (int c = 0; c < OBS_TERRAIN_SIDE; c++) {
-            int fx = tx0 - half + c * OBS_TERRAIN_STEP, fz = tz0 - half + r * OBS_TERRAIN_STEP;
-            int tx = s > 0 ? fx : MAP_N - 1 - fx, tz = s > 0 ? fz : MAP_N - 1 - fz;
+            int tx = tx_first + c * step;
             float v = 0.0f;
             if (map_in_bounds(tx, tz)) {
                 int t = map_index(tx, tz);
@@ -567,8 +572,9 @@ static void observe_terrain(const GotaMatch *m, const ContractTeam *ct, const Co
                     }
                 }
             }
-            o[r * OBS_TERRAIN_SIDE + c] = v;
+            row[c] = v;
         }
+    }
 }
 
 void contract_observe_team(const GotaMatch *m, const ContractTeam *ct, const ContractSlots *cs, int seat, float *obs)
