@@ -116,6 +116,7 @@ typedef struct {
  * every unit and building; the per-seat work is then distances and features.
  * Read only while the match is unchanged since contract_team. */
 #define CONTRACT_BUILDINGS 38   /* >= MAP_BUILDINGS (observe.c asserts it) */
+#define CONTRACT_TEAM_BLOCKS (5 * CONTRACT_SLOTS)   /* the distinct objects of a team's five seats */
 typedef struct {
     int32_t slot, id, x, z;
 } ContractCandidate;
@@ -130,6 +131,11 @@ typedef struct {
     ContractCandidate structure[CONTRACT_BUILDINGS];   /* living seen enemy towers and barracks */
     int32_t ghost[CONTRACT_BUILDINGS];   /* fallen enemy buildings with a footprint, believed standing */
     float summary[OBS_SUMMARY_SIZE];     /* the team's summary features (the seat's are written per seat) */
+    /* object features that do not depend on the seat, built at a unit's
+     * first object slot in any of the team's seats (contract_observe_team) */
+    int16_t block_of[GOTA_MAX_UNITS];    /* index into block, -1 = none yet */
+    int32_t block_n;
+    float block[CONTRACT_TEAM_BLOCKS][OBS_OBJECT_WIDTH];
 } ContractTeam;
 
 /* ---- action heads ------------------------------------------------------- */
@@ -223,9 +229,10 @@ int contract_slot_unit(const struct GotaMatch *m, int seat, int slot);
 /* The shared knowledge of `team` (GOTA_TEAM_RED/BLUE) in the current state. */
 void contract_team(const struct GotaMatch *m, int team, ContractTeam *ct);
 /* contract_slots / contract_observe_slots with `ct` filled by contract_team
- * for the seat's team in this very state: the same results, less work. */
+ * for the seat's team in this very state: the same results, less work
+ * (contract_observe_team keeps the object features it builds in ct). */
 int contract_slots_team(const struct GotaMatch *m, const ContractTeam *ct, int seat, ContractSlots *out);
-void contract_observe_team(const struct GotaMatch *m, const ContractTeam *ct, const ContractSlots *cs, int seat,
+void contract_observe_team(const struct GotaMatch *m, ContractTeam *ct, const ContractSlots *cs, int seat,
                            float *obs);
 /* Write OBS_SIZE floats: 0, or -1 (zeros written) for a seat without a hero. */
 int contract_observe(const struct GotaMatch *m, int seat, float *obs);

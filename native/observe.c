@@ -40,6 +40,10 @@ _Static_assert(OBS_SIZE == 1407, "section 3 size");
 _Static_assert(OBS_ABILITY_COUNT == HERO_ABILITIES && OBS_ITEM_COUNT == HERO_ITEM_SLOTS, "hero slots");
 _Static_assert(CONTRACT_SLOTS == CSLOT_NEUTRAL + CSLOT_NEUTRALS, "slot table");
 _Static_assert(CONTRACT_BUILDINGS >= MAP_BUILDINGS && GOTA_SEATS == SEATS, "team knowledge sizes");
+_Static_assert(OBS_OBJECT + OBS_OBJECT_SIZE == OBS_WARNING && OBS_WARNING + OBS_WARNING_SIZE == OBS_SUMMARY &&
+               OBS_SUMMARY + OBS_SUMMARY_SIZE == OBS_TERRAIN && OBS_TERRAIN + OBS_TERRAIN_SIZE == OBS_GOAL,
+               "contract_observe_team zeroes all blocks but objects, summary and terrain");
+_Static_assert(CONTRACT_TEAM_BLOCKS <= INT16_MAX, "block index");
 
 /* ---- float helpers ------------------------------------------------------- */
 static float q(int64_t num, int64_t den)
@@ -126,6 +130,8 @@ void contract_team(const GotaMatch *m, int team, ContractTeam *ct)
     ct->structure_n = ns;
     ct->ghost_n = ng;
     observe_summary_team(m, team, ct->summary);
+    memset(ct->block_of, 0xff, sizeof ct->block_of);   /* -1: no object block yet */
+    ct->block_n = 0;
 }
 
 /* The (up to) k candidates nearest (x, z), sorted by distance, then id. */
@@ -373,20 +379,17 @@ static void observe_items(const GotaMatch *m, int seat, float *o)
     }
 }
 
-static void observe_object(const GotaMatch *m, const ContractSlots *cs, int k, float *o)
+/* The features of object j that are the same for every seat of the team
+ * (all OBS_OBJECT_WIDTH floats; the seat's own features are left zero). */
+static void object_team(const GotaMatch *m, int team, int j, float *o)
 {
-    int j = cs->unit[k];
-    if (j < 0) return;
-    const GotaUnit *me = &m->unit[cs->self], *u = &m->unit[j];
-    int s = cs->s;
-    int64_t dx = (int64_t)u->x - me->x, dz = (int64_t)u->z - me->z;
+    const GotaUnit *u = &m->unit[j];
+    int s = team == GOTA_TEAM_RED ? 1 : -1;
+    memset(o, 0, sizeof(float) * OBS_OBJECT_WIDTH);
     o[OO_PRESENT] = 1.0f;
-    o[OO_DX] = clampf(q(dx * s, TILES16), -4.0f, 4.0f);
-    o[OO_DZ] = clampf(q(dz * s, TILES16), -4.0f, 4.0f);
-    o[OO_DIST] = clampf(q(fx_isqrt64((uint64_t)(dx * dx + dz * dz)), TILES16), 0.0f, 8.0f);
     o[OO_HP_FRAC] = clampf(q(u->hp, u->max_hp), 0.0f, 1.0f);
     o[OO_HP] = q(u->hp, 2000);
-    o[OO_FACTION] = u->team == cs->team ? 1.0f : (u->team == GOTA_TEAM_NEUTRAL ? 0.0f : -1.0f);
+    o[OO_FACTION] = u->team == team ? 1.0f : (u->team == GOTA_TEAM_NEUTRAL ? 0.0f : -1.0f);
     if (u->kind >= GOTA_KIND_GOD && u->kind <= GOTA_KIND_NEUTRAL) o[OO_KIND + u->kind - GOTA_KIND_GOD] = 1.0f;
     o[OO_ALIVE] = u->alive ? 1.0f : 0.0f;
     int hs = u->kind == GOTA_KIND_HERO ? hero_seat_of_slot(m, j) : -1;   /* -1 for any other kind */
@@ -402,18 +405,12 @@ static void observe_object(const GotaMatch *m, const ContractSlots *cs, int k, f
         o[OO_STUN] = clampf(q(m->st[j].stun, 72), 0.0f, 2.0f);
         o[OO_ROOT] = clampf(q(m->st[j].root, 72), 0.0f, 2.0f);
     }
-    int32_t tid = u->target_id;
-    o[OO_TARGETS_ME] = k != CSLOT_SELF && tid == me->id ? 1.0f : 0.0f;
-    o[OO_IS_MY_TARGET] = k != CSLOT_SELF && me->target_id == u->id ? 1.0f : 0.0f;
-    int ts = tid - HERO_ID_BASE;
-    o[OO_TARGETS_ALLY] = ts >= 0 && ts < SEATS && hero_team(ts) == cs->team ? 1.0f : 0.0f;
+    int ts = u->target_id - HERO_ID_BASE;
+    o[OO_TARGETS_ALLY] = ts >= 0 && ts < SEATS && hero_team(ts) == team ? 1.0f : 0.0f;
     velocity(m, j, s, &o[OO_VEL_X], &o[OO_VEL_Z]);
     int32_t fs = sin_q16(u->facing), fc = sin_q16(u->facing + 16384);
     o[OO_FACING_X] = q((int64_t)fc * s, CONTRACT_Q16);
     o[OO_FACING_Z] = q((int64_t)fs * s, CONTRACT_Q16);
-    if (k != CSLOT_SELF && me->alive && unit_attack_reach_ok(m, cs->self, j, me->x, me->z))
-        o[OO_IN_RANGE] = 1.0f;
-    o[OO_KILLABLE] = k != CSLOT_SELF && u->hp <= me->damage ? 1.0f : 0.0f;
     if (u->kind == GOTA_KIND_NEUTRAL) {
         o[OO_RETURNING] = camp_returning(m, j) ? 1.0f : 0.0f;
         o[OO_SUB] = q(u->sub, 3);
@@ -422,6 +419,39 @@ static void observe_object(const GotaMatch *m, const ContractSlots *cs, int k, f
     } else if (u->kind == GOTA_KIND_TOWER) {
         o[OO_SUB] = q(u->sub, 3);
     }
+}
+
+/* Object slot k of a seat: the team's block of the unit (built at its first
+ * use by any seat of the team), then the seat's own features. Writes all
+ * OBS_OBJECT_WIDTH floats, zeros for an empty slot. */
+static void observe_object(const GotaMatch *m, ContractTeam *ct, const ContractSlots *cs, int k, float *o)
+{
+    int j = cs->unit[k];
+    if (j < 0) {
+        memset(o, 0, sizeof(float) * OBS_OBJECT_WIDTH);
+        return;
+    }
+    int b = ct->block_of[j];
+    if (b >= 0) {
+        memcpy(o, ct->block[b], sizeof(float) * OBS_OBJECT_WIDTH);
+    } else if (ct->block_n < CONTRACT_TEAM_BLOCKS) {
+        b = ct->block_n++;
+        ct->block_of[j] = (int16_t)b;
+        object_team(m, ct->team, j, ct->block[b]);
+        memcpy(o, ct->block[b], sizeof(float) * OBS_OBJECT_WIDTH);
+    } else {
+        object_team(m, ct->team, j, o);   /* more units than a team's seats can show: not kept */
+    }
+    const GotaUnit *me = &m->unit[cs->self], *u = &m->unit[j];
+    int s = cs->s;
+    int64_t dx = (int64_t)u->x - me->x, dz = (int64_t)u->z - me->z;
+    o[OO_DX] = clampf(q(dx * s, TILES16), -4.0f, 4.0f);
+    o[OO_DZ] = clampf(q(dz * s, TILES16), -4.0f, 4.0f);
+    o[OO_DIST] = clampf(q(fx_isqrt64((uint64_t)(dx * dx + dz * dz)), TILES16), 0.0f, 8.0f);
+    o[OO_TARGETS_ME] = k != CSLOT_SELF && u->target_id == me->id ? 1.0f : 0.0f;
+    o[OO_IS_MY_TARGET] = k != CSLOT_SELF && me->target_id == u->id ? 1.0f : 0.0f;
+    o[OO_IN_RANGE] = k != CSLOT_SELF && me->alive && unit_attack_reach_ok(m, cs->self, j, me->x, me->z) ? 1.0f : 0.0f;
+    o[OO_KILLABLE] = k != CSLOT_SELF && u->hp <= me->damage ? 1.0f : 0.0f;
 }
 
 /* A pending spell the team may know of. */
@@ -577,14 +607,21 @@ static void observe_terrain(const GotaMatch *m, const ContractTeam *ct, const Co
     }
 }
 
-void contract_observe_team(const GotaMatch *m, const ContractTeam *ct, const ContractSlots *cs, int seat, float *obs)
+void contract_observe_team(const GotaMatch *m, ContractTeam *ct, const ContractSlots *cs, int seat, float *obs)
 {
-    memset(obs, 0, sizeof(float) * OBS_SIZE);
-    if (cs->self < 0) return;
+    if (cs->self < 0) {
+        memset(obs, 0, sizeof(float) * OBS_SIZE);
+        return;
+    }
+    /* zeros where features are written only when set; the object, summary
+     * and terrain blocks are written whole */
+    memset(obs, 0, sizeof(float) * OBS_OBJECT);
+    memset(obs + OBS_WARNING, 0, sizeof(float) * OBS_WARNING_SIZE);
+    memset(obs + OBS_GOAL, 0, sizeof(float) * OBS_GOAL_SIZE);
     observe_self(m, cs, seat, obs + OBS_SELF);
     observe_abilities(m, seat, obs + OBS_ABILITY);
     observe_items(m, seat, obs + OBS_ITEM);
-    for (int k = 0; k < CONTRACT_SLOTS; k++) observe_object(m, cs, k, obs + OBS_OBJECT + k * OBS_OBJECT_WIDTH);
+    for (int k = 0; k < CONTRACT_SLOTS; k++) observe_object(m, ct, cs, k, obs + OBS_OBJECT + k * OBS_OBJECT_WIDTH);
     observe_warnings(m, cs, obs + OBS_WARNING);
     observe_summary(m, ct, seat, obs + OBS_SUMMARY);
     observe_terrain(m, ct, cs, obs + OBS_TERRAIN);
