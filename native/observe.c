@@ -585,15 +585,22 @@ static void observe_terrain(const GotaMatch *m, const ContractTeam *ct, const Co
     const int step = s > 0 ? OBS_TERRAIN_STEP : -OBS_TERRAIN_STEP;
     int tx_first = s > 0 ? tx0 - half : MAP_N - 1 - (tx0 - half);
     int tz_first = s > 0 ? tz0 - half : MAP_N - 1 - (tz0 - half);
+    /* the window's map columns (-1: off the map), then rows */
+    int col[OBS_TERRAIN_SIDE];
+    for (int c = 0; c < OBS_TERRAIN_SIDE; c++) {
+        int tx = tx_first + c * step;
+        col[c] = tx >= 0 && tx < MAP_N ? tx : -1;
+    }
+    const uint8_t *walk = m->map->walkable, *occ = m->nav.occupied;
     for (int r = 0; r < OBS_TERRAIN_SIDE; r++) {
         int tz = tz_first + r * step;
         float *row = o + r * OBS_TERRAIN_SIDE;
+        int on = tz >= 0 && tz < MAP_N;
         for (int c = 0; c < OBS_TERRAIN_SIDE; c++) {
-            int tx = tx_first + c * step;
             float v = 0.0f;
-            if (map_in_bounds(tx, tz)) {
-                int t = map_index(tx, tz);
-                if (nav_open(&m->nav, m->map, t)) {
+            if (on && col[c] >= 0) {
+                int t = map_index(col[c], tz);
+                if (walk[t] && !occ[t]) {   /* nav_open */
                     v = 1.0f;
                     for (int k = 0; k < ng && v > 0.0f; k++) {
                         const MapBuilding *mb = &m->map->building[ghost[k]];

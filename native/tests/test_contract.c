@@ -305,13 +305,41 @@ static void ref_summary(const GotaMatch *m, int team, float *o)
     for (int k = 0; k < 4; k++) o[k] = n[2 * k + 1] ? (float)((double)n[2 * k] / (double)n[2 * k + 1]) : 0.0f;
 }
 
+/* The terrain window of a seat, cell by cell (mirror, bounds, nav_open, ghosts). */
+static int ref_terrain(const GotaMatch *m, int seat, float *o)
+{
+    int team = hero_team(seat), s = team == GOTA_TEAM_RED ? 1 : -1, ghosted = 0;
+    const GotaUnit *me = &m->unit[m->hero_slot[seat]];
+    int64_t wx = (int64_t)me->x * s, wz = (int64_t)me->z * s, lim = MAP_HALF_WORLD - 1;
+    int tx0 = map_tile_of((int32_t)(wx < -lim ? -lim : wx > lim ? lim : wx));
+    int tz0 = map_tile_of((int32_t)(wz < -lim ? -lim : wz > lim ? lim : wz));
+    for (int r = 0; r < OBS_TERRAIN_SIDE; r++)
+        for (int c = 0; c < OBS_TERRAIN_SIDE; c++) {
+            int fx = tx0 - 8 + 2 * c, fz = tz0 - 8 + 2 * r;
+            int tx = s > 0 ? fx : MAP_N - 1 - fx, tz = s > 0 ? fz : MAP_N - 1 - fz;
+            float v = 0.0f;
+            if (tx >= 0 && tz >= 0 && tx < MAP_N && tz < MAP_N && nav_open(&m->nav, m->map, tz * MAP_N + tx)) {
+                v = 1.0f;
+                for (int b = 0; b < m->map->building_n; b++) {
+                    const MapBuilding *mb = &m->map->building[b];
+                    if (m->building_alive[b] || mb->team == team || m->seen_destroyed[team][b]) continue;
+                    for (int f = 0; f < mb->footprint_n; f++)
+                        if (mb->footprint[f] == tz * MAP_N + tx) v = 0.0f;
+                }
+                ghosted += v == 0.0f;
+            }
+            o[r * OBS_TERRAIN_SIDE + c] = v;
+        }
+    return ghosted;
+}
+
 /* Each team's knowledge, filled once and read by all its seats, gives the
- * slot tables and observations of the plain per-seat computation. */
+ * slot tables, summary and terrain of the plain per-seat computation. */
 static void test_team_knowledge(void)
 {
     static ContractTeam ct[2];
     static float obs_team[OBS_SIZE], obs_seat[OBS_SIZE];
-    int bad_slots = 0, bad_obs = 0, bad_summary = 0, full = 0, ghosts = 0;
+    int bad_slots = 0, bad_obs = 0, bad_summary = 0, bad_terrain = 0, full = 0, ghosts = 0;
     for (int seed = 1; seed <= 3; seed++) {
         GotaMatch *m = new_match(seed * 17, 1);
         if (!m) return;
@@ -333,13 +361,38 @@ static void test_team_knowledge(void)
                 float sum[4];
                 ref_summary(m, hero_team(seat), sum);
                 bad_summary += memcmp(sum, obs_team + OBS_SUMMARY + OM_OWN_TOWERS, sizeof sum) != 0;
+                float ter[OBS_TERRAIN_SIZE];
+                ref_terrain(m, seat, ter);
+                bad_terrain += memcmp(ter, obs_team + OBS_TERRAIN, sizeof ter) != 0;
             }
         }
         gota_match_free(m);
     }
+    /* a fallen blue tower red has not seen fall: its footprint stays closed for red */
+    GotaMatch *m = new_match(5, 0);
+    if (!m) return;
+    int b = MAP_IDX_TOWER(1, GOTA_TEAM_BLUE, GOTA_TIER_OUTER);
+    const MapBuilding *mb = &m->map->building[b];
+    m->building_alive[b] = 0;
+    m->unit[m->building_slot[b]].alive = 0;
+    m->seen_destroyed[GOTA_TEAM_RED][b] = 0;
+    nav_set_footprint(&m->nav, mb, 0);
+    int ft = mb->footprint[0];
+    place_hero(m, 0, TILE_C(ft % MAP_N) + 3000, TILE_C(ft / MAP_N) - 2000);
+    place_hero(m, 5, TILE_C(ft % MAP_N) - 5000, TILE_C(ft / MAP_N) + 4000);
+    int ghosted = 0;
+    for (int seat = 0; seat < SEATS; seat += 5) {
+        float ter[OBS_TERRAIN_SIZE];
+        ghosted += ref_terrain(m, seat, ter);
+        contract_observe(m, seat, obs_seat);
+        bad_terrain += memcmp(ter, obs_seat + OBS_TERRAIN, sizeof ter) != 0;
+    }
+    CHECK(ghosted > 0);
+    gota_match_free(m);
     CHECK_EQ(bad_slots, 0);
     CHECK_EQ(bad_obs, 0);
     CHECK_EQ(bad_summary, 0);
+    CHECK_EQ(bad_terrain, 0);
     CHECK(full > 100);   /* the creep list was often full: the selection was exercised */
     printf("  team knowledge: %d full creep lists, %d ghost buildings\n", full, ghosts);
 }
