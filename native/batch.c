@@ -165,6 +165,10 @@ static int lane_row_is_bot(const BatchLane *L, int32_t j)
 static void lane_observe(GotaBatch *b, int32_t i)
 {
     BatchLane *L = &b->lane[i];
+    /* each team's shared knowledge, filled at its first agent row (stack: no
+     * allocation, nothing kept past this state) */
+    ContractTeam team[2];
+    int have[2] = {0, 0};
     for (int32_t j = 0; j < b->agents_per_lane; j++) {
         int64_t a = (int64_t)i * b->agents_per_lane + j;
         int32_t seat = lane_seat(L, j);
@@ -177,8 +181,13 @@ static void lane_observe(GotaBatch *b, int32_t i)
             continue;
         }
         ContractSlots *cs = &L->slots[j];
-        if (contract_slots(L->match, seat, cs) == 0) {
-            contract_observe_slots(L->match, cs, seat, obs);
+        int t = hero_team(seat);
+        if (!have[t]) {
+            contract_team(L->match, t, &team[t]);
+            have[t] = 1;
+        }
+        if (contract_slots_team(L->match, &team[t], seat, cs) == 0) {
+            contract_observe_team(L->match, &team[t], cs, seat, obs);
             contract_mask_slots(L->match, cs, seat, mask);
         } else {
             contract_observe(L->match, seat, obs);

@@ -111,6 +111,33 @@ typedef struct {
     int32_t unit[CONTRACT_SLOTS];   /* unit slot, -1 when the object slot is empty */
 } ContractSlots;
 
+/* What one team knows at one decision, shared by its seats (contract_team):
+ * filled once per team and decision so that five seats do not each scan
+ * every unit and building; the per-seat work is then distances and features.
+ * Read only while the match is unchanged since contract_team. */
+#define CONTRACT_BUILDINGS 38   /* >= MAP_BUILDINGS (observe.c asserts it) */
+#define CONTRACT_TEAM_BLOCKS (5 * CONTRACT_SLOTS)   /* the distinct objects of a team's five seats */
+typedef struct {
+    int32_t slot, id, x, z;
+} ContractCandidate;
+typedef struct {
+    int32_t team;
+    int32_t hero[GOTA_SEATS];       /* seat's hero slot when alive (and seen, for enemies), else -1 */
+    int32_t own_god, enemy_god;     /* slot when alive (and seen), else -1 */
+    int32_t own_tower;              /* CSLOT_OWN_TOWER: seat independent */
+    int32_t creep_n, neutral_n, structure_n, ghost_n;
+    /* living seen lane creeps in [0, creep_n), neutrals in [GOTA_MAX_UNITS - neutral_n, GOTA_MAX_UNITS) */
+    ContractCandidate candidate[GOTA_MAX_UNITS];
+    ContractCandidate structure[CONTRACT_BUILDINGS];   /* living seen enemy towers and barracks */
+    int32_t ghost[CONTRACT_BUILDINGS];   /* fallen enemy buildings with a footprint, believed standing */
+    float summary[OBS_SUMMARY_SIZE];     /* the team's summary features (the seat's are written per seat) */
+    /* object features that do not depend on the seat, built at a unit's
+     * first object slot in any of the team's seats (contract_observe_team) */
+    int16_t block_of[GOTA_MAX_UNITS];    /* index into block, -1 = none yet */
+    int32_t block_n;
+    float block[CONTRACT_TEAM_BLOCKS][OBS_OBJECT_WIDTH];
+} ContractTeam;
+
 /* ---- action heads ------------------------------------------------------- */
 #define CONTRACT_HEADS 5
 #define HEAD_VERB 0
@@ -199,6 +226,14 @@ struct GotaMatch;
 int contract_slots(const struct GotaMatch *m, int seat, ContractSlots *out);
 /* Unit slot behind object slot `slot` of a seat, -1 when empty or out of range. */
 int contract_slot_unit(const struct GotaMatch *m, int seat, int slot);
+/* The shared knowledge of `team` (GOTA_TEAM_RED/BLUE) in the current state. */
+void contract_team(const struct GotaMatch *m, int team, ContractTeam *ct);
+/* contract_slots / contract_observe_slots with `ct` filled by contract_team
+ * for the seat's team in this very state: the same results, less work
+ * (contract_observe_team keeps the object features it builds in ct). */
+int contract_slots_team(const struct GotaMatch *m, const ContractTeam *ct, int seat, ContractSlots *out);
+void contract_observe_team(const struct GotaMatch *m, ContractTeam *ct, const ContractSlots *cs, int seat,
+                           float *obs);
 /* Write OBS_SIZE floats: 0, or -1 (zeros written) for a seat without a hero. */
 int contract_observe(const struct GotaMatch *m, int seat, float *obs);
 /* The same with a slot table already computed for this seat and decision. */

@@ -18,6 +18,12 @@
  *
  * Floats: each value is (float)((double)a / (double)b) of exact integers, then
  * clamped; no libm call, so every IEEE machine gives the same bits.
+ *
+ * What only depends on the team (the living seen creeps and neutrals, the
+ * known heroes, gods, forward tower and enemy structures, the summary's team
+ * features, the ghost footprints) is gathered once per team and state by
+ * contract_team; a batch lane shares it between the team's seats, the
+ * single-seat entry points fill it for the one seat.
  */
 #include <string.h>
 #include "world.h"
@@ -33,6 +39,11 @@ _Static_assert(OM_COUNT == OBS_SUMMARY_SIZE, "summary size");
 _Static_assert(OBS_SIZE == 1407, "section 3 size");
 _Static_assert(OBS_ABILITY_COUNT == HERO_ABILITIES && OBS_ITEM_COUNT == HERO_ITEM_SLOTS, "hero slots");
 _Static_assert(CONTRACT_SLOTS == CSLOT_NEUTRAL + CSLOT_NEUTRALS, "slot table");
+_Static_assert(CONTRACT_BUILDINGS >= MAP_BUILDINGS && GOTA_SEATS == SEATS, "team knowledge sizes");
+_Static_assert(OBS_OBJECT + OBS_OBJECT_SIZE == OBS_WARNING && OBS_WARNING + OBS_WARNING_SIZE == OBS_SUMMARY &&
+               OBS_SUMMARY + OBS_SUMMARY_SIZE == OBS_TERRAIN && OBS_TERRAIN + OBS_TERRAIN_SIZE == OBS_GOAL,
+               "contract_observe_team zeroes all blocks but objects, summary and terrain");
+_Static_assert(CONTRACT_TEAM_BLOCKS <= INT16_MAX, "block index");
 
 /* ---- float helpers ------------------------------------------------------- */
 static float q(int64_t num, int64_t den)
@@ -61,31 +72,108 @@ static int nearer(const GotaMatch *m, int64_t da, int a, int64_t db, int b)
     return da < db || (da == db && m->unit[a].id < m->unit[b].id);
 }
 
-/* Keep the k nearest offered units, sorted. */
-static void top_offer(const GotaMatch *m, int32_t *slot, int64_t *d2, int *n, int k, int j, int64_t d)
+static void observe_summary_team(const GotaMatch *m, int team, float *o);
+
+void contract_team(const GotaMatch *m, int team, ContractTeam *ct)
 {
-    int at = *n;
-    while (at > 0 && nearer(m, d, j, d2[at - 1], slot[at - 1])) at--;
-    if (at >= k) return;
-    int last = *n < k ? *n : k - 1;
-    for (int i = last; i > at; i--) {
-        slot[i] = slot[i - 1];
-        d2[i] = d2[i - 1];
+    int enemy = 1 - team;
+    const uint8_t *seen = m->seen[team];
+    ct->team = team;
+    for (int q2 = 0; q2 < SEATS; q2++) {
+        int j = seat_hero(m, q2);
+        ct->hero[q2] = j >= 0 && m->unit[j].alive && (hero_team(q2) == team || seen[j]) ? j : -1;
     }
-    slot[at] = j;
-    d2[at] = d;
-    if (*n < k) (*n)++;
+    int g = m->god_slot[team];
+    ct->own_god = g >= 0 && m->unit[g].alive ? g : -1;
+    g = m->god_slot[enemy];
+    ct->enemy_god = g >= 0 && m->unit[g].alive && seen[g] ? g : -1;
+    /* creeps from the front, neutrals from the back: the selection is by
+     * (distance, id), so the order of the candidates does not matter */
+    int nc = 0, top = GOTA_MAX_UNITS;
+    for (int i = 0; i < m->unit_n; i++) {
+        const GotaUnit *u = &m->unit[i];
+        if (!u->alive || !seen[i]) continue;
+        int at;
+        if (u->kind == GOTA_KIND_CREEP) at = nc++;
+        else if (u->kind == GOTA_KIND_NEUTRAL) at = --top;
+        else continue;
+        ContractCandidate *c = &ct->candidate[at];
+        c->slot = i;
+        c->id = u->id;
+        c->x = u->x;
+        c->z = u->z;
+    }
+    ct->creep_n = nc;
+    ct->neutral_n = GOTA_MAX_UNITS - top;
+    /* own forward tower: the living allied tower nearest the enemy god */
+    const MapBuilding *eg = &m->map->building[MAP_IDX_GOD(enemy)];
+    int best = -1, ns = 0, ng = 0;
+    int64_t best_d = 0;
+    for (int b = 0; b < m->map->building_n; b++) {
+        const MapBuilding *mb = &m->map->building[b];
+        int j = m->building_slot[b];
+        if (!m->building_alive[b] && mb->team != team && !m->seen_destroyed[team][b] && mb->footprint_n > 0)
+            ct->ghost[ng++] = b;
+        if (j < 0 || !m->unit[j].alive) continue;
+        if (mb->team == team && mb->kind == GOTA_KIND_TOWER) {
+            int64_t d = fx_dist2(eg->x, eg->z, m->unit[j].x, m->unit[j].z);
+            if (best < 0 || nearer(m, d, j, best_d, best)) { best = j; best_d = d; }
+        } else if (mb->team == enemy && (mb->kind == GOTA_KIND_TOWER || mb->kind == GOTA_KIND_BARRACKS) && seen[j]) {
+            ContractCandidate *c = &ct->structure[ns++];
+            c->slot = j;
+            c->id = m->unit[j].id;
+            c->x = m->unit[j].x;
+            c->z = m->unit[j].z;
+        }
+    }
+    ct->own_tower = best;
+    ct->structure_n = ns;
+    ct->ghost_n = ng;
+    observe_summary_team(m, team, ct->summary);
+    memset(ct->block_of, 0xff, sizeof ct->block_of);   /* -1: no object block yet */
+    ct->block_n = 0;
 }
 
-int contract_slots(const GotaMatch *m, int seat, ContractSlots *cs)
+/* The (up to) k candidates nearest (x, z), sorted by distance, then id. */
+static int nearest(const ContractCandidate *c, int n, int32_t x, int32_t z, int k, int32_t *out)
+{
+    int64_t d2[CSLOT_CREEPS > CSLOT_NEUTRALS ? CSLOT_CREEPS : CSLOT_NEUTRALS];
+    int32_t id[sizeof d2 / sizeof d2[0]];
+    int cnt = 0;
+    for (int i = 0; i < n; i++) {
+        int64_t d = fx_dist2(x, z, c[i].x, c[i].z);
+        int32_t ci = c[i].id;
+        /* most candidates are farther than the k-th: one test */
+        if (cnt == k && (d > d2[k - 1] || (d == d2[k - 1] && ci > id[k - 1]))) continue;
+        int at = cnt < k ? cnt : k - 1;   /* a full list drops its last */
+        while (at > 0 && (d < d2[at - 1] || (d == d2[at - 1] && ci < id[at - 1]))) {
+            d2[at] = d2[at - 1];
+            id[at] = id[at - 1];
+            out[at] = out[at - 1];
+            at--;
+        }
+        d2[at] = d;
+        id[at] = ci;
+        out[at] = c[i].slot;
+        if (cnt < k) cnt++;
+    }
+    return cnt;
+}
+
+static void slots_clear(ContractSlots *cs)
 {
     for (int k = 0; k < CONTRACT_SLOTS; k++) cs->unit[k] = -1;
     cs->self = -1;
     cs->team = GOTA_TEAM_RED;
     cs->s = 1;
+}
+
+int contract_slots_team(const GotaMatch *m, const ContractTeam *ct, int seat, ContractSlots *cs)
+{
+    slots_clear(cs);
     int self = seat_hero(m, seat);
     if (self < 0) return -1;
-    int team = hero_team(seat), enemy = 1 - team;
+    int team = hero_team(seat);
     cs->team = team;
     cs->s = team == GOTA_TEAM_RED ? 1 : -1;
     cs->self = self;
@@ -94,52 +182,35 @@ int contract_slots(const GotaMatch *m, int seat, ContractSlots *cs)
     int ally = CSLOT_ALLY, foe = CSLOT_ENEMY_HERO;
     for (int q2 = 0; q2 < SEATS; q2++) {
         if (q2 == seat) continue;
-        int j = seat_hero(m, q2);
-        if (hero_team(q2) == team) {
-            if (j >= 0 && m->unit[j].alive) cs->unit[ally] = j;
-            ally++;
-        } else {
-            if (j >= 0 && m->unit[j].alive && m->seen[team][j]) cs->unit[foe] = j;
-            foe++;
-        }
+        if (hero_team(q2) == team) cs->unit[ally++] = ct->hero[q2];
+        else cs->unit[foe++] = ct->hero[q2];
     }
-    int32_t creep[CSLOT_CREEPS], neutral[CSLOT_NEUTRALS];
-    int64_t creep_d[CSLOT_CREEPS], neutral_d[CSLOT_NEUTRALS];
-    int nc = 0, nn = 0;
-    for (int i = 0; i < m->unit_n; i++) {
-        const GotaUnit *u = &m->unit[i];
-        if (!u->alive || !m->seen[team][i]) continue;
-        if (u->kind == GOTA_KIND_CREEP)
-            top_offer(m, creep, creep_d, &nc, CSLOT_CREEPS, i, fx_dist2(me->x, me->z, u->x, u->z));
-        else if (u->kind == GOTA_KIND_NEUTRAL)
-            top_offer(m, neutral, neutral_d, &nn, CSLOT_NEUTRALS, i, fx_dist2(me->x, me->z, u->x, u->z));
+    nearest(ct->candidate, ct->creep_n, me->x, me->z, CSLOT_CREEPS, &cs->unit[CSLOT_CREEP]);
+    nearest(ct->candidate + GOTA_MAX_UNITS - ct->neutral_n, ct->neutral_n, me->x, me->z, CSLOT_NEUTRALS,
+            &cs->unit[CSLOT_NEUTRAL]);
+    cs->unit[CSLOT_OWN_GOD] = ct->own_god;
+    cs->unit[CSLOT_ENEMY_GOD] = ct->enemy_god;
+    cs->unit[CSLOT_OWN_TOWER] = ct->own_tower;
+    int foe_best = -1;
+    int64_t foe_d = 0;
+    for (int b = 0; b < ct->structure_n; b++) {
+        const ContractCandidate *c = &ct->structure[b];
+        int64_t d = fx_dist2(me->x, me->z, c->x, c->z);
+        if (foe_best < 0 || nearer(m, d, c->slot, foe_d, foe_best)) { foe_best = c->slot; foe_d = d; }
     }
-    for (int k = 0; k < nc; k++) cs->unit[CSLOT_CREEP + k] = creep[k];
-    for (int k = 0; k < nn; k++) cs->unit[CSLOT_NEUTRAL + k] = neutral[k];
-    int g = m->god_slot[team];
-    if (g >= 0 && m->unit[g].alive) cs->unit[CSLOT_OWN_GOD] = g;
-    g = m->god_slot[enemy];
-    if (g >= 0 && m->unit[g].alive && m->seen[team][g]) cs->unit[CSLOT_ENEMY_GOD] = g;
-    /* own forward tower: the living allied tower nearest the enemy god */
-    const MapBuilding *eg = &m->map->building[MAP_IDX_GOD(enemy)];
-    int best = -1, foe_best = -1;
-    int64_t best_d = 0, foe_d = 0;
-    for (int b = 0; b < m->map->building_n; b++) {
-        const MapBuilding *mb = &m->map->building[b];
-        int j = m->building_slot[b];
-        if (j < 0 || !m->unit[j].alive) continue;
-        if (mb->team == team && mb->kind == GOTA_KIND_TOWER) {
-            int64_t d = fx_dist2(eg->x, eg->z, m->unit[j].x, m->unit[j].z);
-            if (best < 0 || nearer(m, d, j, best_d, best)) { best = j; best_d = d; }
-        } else if (mb->team == enemy && (mb->kind == GOTA_KIND_TOWER || mb->kind == GOTA_KIND_BARRACKS) &&
-                   m->seen[team][j]) {
-            int64_t d = fx_dist2(me->x, me->z, m->unit[j].x, m->unit[j].z);
-            if (foe_best < 0 || nearer(m, d, j, foe_d, foe_best)) { foe_best = j; foe_d = d; }
-        }
-    }
-    cs->unit[CSLOT_OWN_TOWER] = best;
     cs->unit[CSLOT_ENEMY_STRUCTURE] = foe_best;
     return 0;
+}
+
+int contract_slots(const GotaMatch *m, int seat, ContractSlots *cs)
+{
+    if (seat_hero(m, seat) < 0) {
+        slots_clear(cs);
+        return -1;
+    }
+    ContractTeam ct;
+    contract_team(m, hero_team(seat), &ct);
+    return contract_slots_team(m, &ct, seat, cs);
 }
 
 int contract_slot_unit(const GotaMatch *m, int seat, int slot)
@@ -308,23 +379,20 @@ static void observe_items(const GotaMatch *m, int seat, float *o)
     }
 }
 
-static void observe_object(const GotaMatch *m, const ContractSlots *cs, int k, float *o)
+/* The features of object j that are the same for every seat of the team
+ * (all OBS_OBJECT_WIDTH floats; the seat's own features are left zero). */
+static void object_team(const GotaMatch *m, int team, int j, float *o)
 {
-    int j = cs->unit[k];
-    if (j < 0) return;
-    const GotaUnit *me = &m->unit[cs->self], *u = &m->unit[j];
-    int s = cs->s;
-    int64_t dx = (int64_t)u->x - me->x, dz = (int64_t)u->z - me->z;
+    const GotaUnit *u = &m->unit[j];
+    int s = team == GOTA_TEAM_RED ? 1 : -1;
+    memset(o, 0, sizeof(float) * OBS_OBJECT_WIDTH);
     o[OO_PRESENT] = 1.0f;
-    o[OO_DX] = clampf(q(dx * s, TILES16), -4.0f, 4.0f);
-    o[OO_DZ] = clampf(q(dz * s, TILES16), -4.0f, 4.0f);
-    o[OO_DIST] = clampf(q(fx_isqrt64((uint64_t)(dx * dx + dz * dz)), TILES16), 0.0f, 8.0f);
     o[OO_HP_FRAC] = clampf(q(u->hp, u->max_hp), 0.0f, 1.0f);
     o[OO_HP] = q(u->hp, 2000);
-    o[OO_FACTION] = u->team == cs->team ? 1.0f : (u->team == GOTA_TEAM_NEUTRAL ? 0.0f : -1.0f);
+    o[OO_FACTION] = u->team == team ? 1.0f : (u->team == GOTA_TEAM_NEUTRAL ? 0.0f : -1.0f);
     if (u->kind >= GOTA_KIND_GOD && u->kind <= GOTA_KIND_NEUTRAL) o[OO_KIND + u->kind - GOTA_KIND_GOD] = 1.0f;
     o[OO_ALIVE] = u->alive ? 1.0f : 0.0f;
-    int hs = hero_seat_of_slot(m, j);
+    int hs = u->kind == GOTA_KIND_HERO ? hero_seat_of_slot(m, j) : -1;   /* -1 for any other kind */
     if (hs >= 0) {
         const HeroState *h = &m->hero[hs];
         o[OO_LEVEL] = q(h->level, 20);
@@ -337,18 +405,12 @@ static void observe_object(const GotaMatch *m, const ContractSlots *cs, int k, f
         o[OO_STUN] = clampf(q(m->st[j].stun, 72), 0.0f, 2.0f);
         o[OO_ROOT] = clampf(q(m->st[j].root, 72), 0.0f, 2.0f);
     }
-    int32_t tid = u->target_id;
-    o[OO_TARGETS_ME] = k != CSLOT_SELF && tid == me->id ? 1.0f : 0.0f;
-    o[OO_IS_MY_TARGET] = k != CSLOT_SELF && me->target_id == u->id ? 1.0f : 0.0f;
-    int ts = tid - HERO_ID_BASE;
-    o[OO_TARGETS_ALLY] = ts >= 0 && ts < SEATS && hero_team(ts) == cs->team ? 1.0f : 0.0f;
+    int ts = u->target_id - HERO_ID_BASE;
+    o[OO_TARGETS_ALLY] = ts >= 0 && ts < SEATS && hero_team(ts) == team ? 1.0f : 0.0f;
     velocity(m, j, s, &o[OO_VEL_X], &o[OO_VEL_Z]);
     int32_t fs = sin_q16(u->facing), fc = sin_q16(u->facing + 16384);
     o[OO_FACING_X] = q((int64_t)fc * s, CONTRACT_Q16);
     o[OO_FACING_Z] = q((int64_t)fs * s, CONTRACT_Q16);
-    if (k != CSLOT_SELF && me->alive && unit_attack_reach_ok(m, cs->self, j, me->x, me->z))
-        o[OO_IN_RANGE] = 1.0f;
-    o[OO_KILLABLE] = k != CSLOT_SELF && u->hp <= me->damage ? 1.0f : 0.0f;
     if (u->kind == GOTA_KIND_NEUTRAL) {
         o[OO_RETURNING] = camp_returning(m, j) ? 1.0f : 0.0f;
         o[OO_SUB] = q(u->sub, 3);
@@ -357,6 +419,39 @@ static void observe_object(const GotaMatch *m, const ContractSlots *cs, int k, f
     } else if (u->kind == GOTA_KIND_TOWER) {
         o[OO_SUB] = q(u->sub, 3);
     }
+}
+
+/* Object slot k of a seat: the team's block of the unit (built at its first
+ * use by any seat of the team), then the seat's own features. Writes all
+ * OBS_OBJECT_WIDTH floats, zeros for an empty slot. */
+static void observe_object(const GotaMatch *m, ContractTeam *ct, const ContractSlots *cs, int k, float *o)
+{
+    int j = cs->unit[k];
+    if (j < 0) {
+        memset(o, 0, sizeof(float) * OBS_OBJECT_WIDTH);
+        return;
+    }
+    int b = ct->block_of[j];
+    if (b >= 0) {
+        memcpy(o, ct->block[b], sizeof(float) * OBS_OBJECT_WIDTH);
+    } else if (ct->block_n < CONTRACT_TEAM_BLOCKS) {
+        b = ct->block_n++;
+        ct->block_of[j] = (int16_t)b;
+        object_team(m, ct->team, j, ct->block[b]);
+        memcpy(o, ct->block[b], sizeof(float) * OBS_OBJECT_WIDTH);
+    } else {
+        object_team(m, ct->team, j, o);   /* more units than a team's seats can show: not kept */
+    }
+    const GotaUnit *me = &m->unit[cs->self], *u = &m->unit[j];
+    int s = cs->s;
+    int64_t dx = (int64_t)u->x - me->x, dz = (int64_t)u->z - me->z;
+    o[OO_DX] = clampf(q(dx * s, TILES16), -4.0f, 4.0f);
+    o[OO_DZ] = clampf(q(dz * s, TILES16), -4.0f, 4.0f);
+    o[OO_DIST] = clampf(q(fx_isqrt64((uint64_t)(dx * dx + dz * dz)), TILES16), 0.0f, 8.0f);
+    o[OO_TARGETS_ME] = k != CSLOT_SELF && u->target_id == me->id ? 1.0f : 0.0f;
+    o[OO_IS_MY_TARGET] = k != CSLOT_SELF && me->target_id == u->id ? 1.0f : 0.0f;
+    o[OO_IN_RANGE] = k != CSLOT_SELF && me->alive && unit_attack_reach_ok(m, cs->self, j, me->x, me->z) ? 1.0f : 0.0f;
+    o[OO_KILLABLE] = k != CSLOT_SELF && u->hp <= me->damage ? 1.0f : 0.0f;
 }
 
 /* A pending spell the team may know of. */
@@ -411,9 +506,11 @@ static int believed_standing(const GotaMatch *m, int team, int b)
     return m->building_alive[b] || (m->map->building[b].team != team && !m->seen_destroyed[team][b]);
 }
 
-static void observe_summary(const GotaMatch *m, const ContractSlots *cs, int seat, float *o)
+/* The summary features that are the same for every seat of the team. */
+static void observe_summary_team(const GotaMatch *m, int team, float *o)
 {
-    int team = cs->team, enemy = 1 - team;
+    int enemy = 1 - team;
+    memset(o, 0, sizeof(float) * OBS_SUMMARY_SIZE);
     int own_t = 0, own_tn = 0, own_b = 0, own_bn = 0, en_t = 0, en_tn = 0, en_b = 0, en_bn = 0;
     for (int b = 0; b < m->map->building_n; b++) {
         const MapBuilding *mb = &m->map->building[b];
@@ -457,6 +554,11 @@ static void observe_summary(const GotaMatch *m, const ContractSlots *cs, int sea
     o[OM_WAVE] = q(m->tick % wave, wave);
     o[OM_OWN_LEVELS] = q(own_levels, 50);
     o[OM_ENEMY_LEVELS] = q(foe_levels, 50);
+}
+
+static void observe_summary(const GotaMatch *m, const ContractTeam *ct, int seat, float *o)
+{
+    memcpy(o, ct->summary, sizeof(float) * OBS_SUMMARY_SIZE);
     o[OM_SCORE] = q(economy_hero_score(m, seat), 5000);
     o[OM_KILLS] = q(m->hero[seat].stats.kills, 10);
     o[OM_ASSISTS] = q(m->hero[seat].stats.assists, 10);
@@ -468,27 +570,37 @@ static int32_t clamp_world(int64_t v, int32_t lim)
     return (int32_t)(v < -lim ? -lim : (v > lim ? lim : v));
 }
 
-static void observe_terrain(const GotaMatch *m, const ContractSlots *cs, float *o)
+static void observe_terrain(const GotaMatch *m, const ContractTeam *ct, const ContractSlots *cs, float *o)
 {
     const GotaUnit *me = &m->unit[cs->self];
-    int team = cs->team, s = cs->s;
+    int s = cs->s;
     /* footprints of fallen enemy buildings the team has not seen fall */
-    int ghost[MAP_BUILDINGS], ng = 0;
-    for (int b = 0; b < m->map->building_n; b++)
-        if (!m->building_alive[b] && believed_standing(m, team, b) && m->map->building[b].footprint_n > 0)
-            ghost[ng++] = b;
-    /* the hero's tile in the team frame */
+    const int32_t *ghost = ct->ghost;
+    int ng = ct->ghost_n;
+    /* the hero's tile in the team frame; cells step by +-OBS_TERRAIN_STEP
+     * tiles from the first one in world tiles (mirrored for blue) */
     int tx0 = map_tile_of(clamp_world((int64_t)me->x * s, MAP_HALF_WORLD - 1));
     int tz0 = map_tile_of(clamp_world((int64_t)me->z * s, MAP_HALF_WORLD - 1));
     const int half = OBS_TERRAIN_SIDE / 2 * OBS_TERRAIN_STEP;
-    for (int r = 0; r < OBS_TERRAIN_SIDE; r++)
+    const int step = s > 0 ? OBS_TERRAIN_STEP : -OBS_TERRAIN_STEP;
+    int tx_first = s > 0 ? tx0 - half : MAP_N - 1 - (tx0 - half);
+    int tz_first = s > 0 ? tz0 - half : MAP_N - 1 - (tz0 - half);
+    /* the window's map columns (-1: off the map), then rows */
+    int col[OBS_TERRAIN_SIDE];
+    for (int c = 0; c < OBS_TERRAIN_SIDE; c++) {
+        int tx = tx_first + c * step;
+        col[c] = tx >= 0 && tx < MAP_N ? tx : -1;
+    }
+    const uint8_t *walk = m->map->walkable, *occ = m->nav.occupied;
+    for (int r = 0; r < OBS_TERRAIN_SIDE; r++) {
+        int tz = tz_first + r * step;
+        float *row = o + r * OBS_TERRAIN_SIDE;
+        int on = tz >= 0 && tz < MAP_N;
         for (int c = 0; c < OBS_TERRAIN_SIDE; c++) {
-            int fx = tx0 - half + c * OBS_TERRAIN_STEP, fz = tz0 - half + r * OBS_TERRAIN_STEP;
-            int tx = s > 0 ? fx : MAP_N - 1 - fx, tz = s > 0 ? fz : MAP_N - 1 - fz;
             float v = 0.0f;
-            if (map_in_bounds(tx, tz)) {
-                int t = map_index(tx, tz);
-                if (nav_open(&m->nav, m->map, t)) {
+            if (on && col[c] >= 0) {
+                int t = map_index(col[c], tz);
+                if (walk[t] && !occ[t]) {   /* nav_open */
                     v = 1.0f;
                     for (int k = 0; k < ng && v > 0.0f; k++) {
                         const MapBuilding *mb = &m->map->building[ghost[k]];
@@ -497,33 +609,54 @@ static void observe_terrain(const GotaMatch *m, const ContractSlots *cs, float *
                     }
                 }
             }
-            o[r * OBS_TERRAIN_SIDE + c] = v;
+            row[c] = v;
         }
+    }
+}
+
+void contract_observe_team(const GotaMatch *m, ContractTeam *ct, const ContractSlots *cs, int seat, float *obs)
+{
+    if (cs->self < 0) {
+        memset(obs, 0, sizeof(float) * OBS_SIZE);
+        return;
+    }
+    /* zeros where features are written only when set; the object, summary
+     * and terrain blocks are written whole */
+    memset(obs, 0, sizeof(float) * OBS_OBJECT);
+    memset(obs + OBS_WARNING, 0, sizeof(float) * OBS_WARNING_SIZE);
+    memset(obs + OBS_GOAL, 0, sizeof(float) * OBS_GOAL_SIZE);
+    observe_self(m, cs, seat, obs + OBS_SELF);
+    observe_abilities(m, seat, obs + OBS_ABILITY);
+    observe_items(m, seat, obs + OBS_ITEM);
+    for (int k = 0; k < CONTRACT_SLOTS; k++) observe_object(m, ct, cs, k, obs + OBS_OBJECT + k * OBS_OBJECT_WIDTH);
+    observe_warnings(m, cs, obs + OBS_WARNING);
+    observe_summary(m, ct, seat, obs + OBS_SUMMARY);
+    observe_terrain(m, ct, cs, obs + OBS_TERRAIN);
+    /* OBS_GOAL: zeros; the trainer writes the seat's goal weights there */
 }
 
 void contract_observe_slots(const GotaMatch *m, const ContractSlots *cs, int seat, float *obs)
 {
-    memset(obs, 0, sizeof(float) * OBS_SIZE);
-    if (cs->self < 0) return;
-    observe_self(m, cs, seat, obs + OBS_SELF);
-    observe_abilities(m, seat, obs + OBS_ABILITY);
-    observe_items(m, seat, obs + OBS_ITEM);
-    for (int k = 0; k < CONTRACT_SLOTS; k++) observe_object(m, cs, k, obs + OBS_OBJECT + k * OBS_OBJECT_WIDTH);
-    observe_warnings(m, cs, obs + OBS_WARNING);
-    observe_summary(m, cs, seat, obs + OBS_SUMMARY);
-    observe_terrain(m, cs, obs + OBS_TERRAIN);
-    /* OBS_GOAL: zeros; the trainer writes the seat's goal weights there */
+    if (cs->self < 0) {
+        memset(obs, 0, sizeof(float) * OBS_SIZE);
+        return;
+    }
+    ContractTeam ct;
+    contract_team(m, cs->team, &ct);
+    contract_observe_team(m, &ct, cs, seat, obs);
 }
 
 int contract_observe(const GotaMatch *m, int seat, float *obs)
 {
     ContractSlots cs;
-    int r = contract_slots(m, seat, &cs);
-    if (r < 0) {
+    ContractTeam ct;
+    if (seat_hero(m, seat) < 0) {
         memset(obs, 0, sizeof(float) * OBS_SIZE);
         return -1;
     }
-    contract_observe_slots(m, &cs, seat, obs);
+    contract_team(m, hero_team(seat), &ct);
+    contract_slots_team(m, &ct, seat, &cs);
+    contract_observe_team(m, &ct, &cs, seat, obs);
     return 0;
 }
 

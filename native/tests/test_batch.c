@@ -7,6 +7,7 @@
 #include "gota.h"
 #include "world.h"
 #include "contract.h"
+#include "batch.h"
 
 typedef struct {
     GotaBatchBuffers io;
@@ -303,6 +304,42 @@ static void test_isolation(int32_t self_play)
     gota_batch_free(big);
 }
 
+/* The rows a lane writes from its teams' shared knowledge equal each seat's
+ * own observation and mask of the lane's current state (a team's knowledge
+ * must not leak into the other team's rows or outlive its state). */
+static void test_rows_match_seats(int32_t self_play)
+{
+    const int32_t opp[1] = { GOTA_BOT_PULLER };
+    GotaBatch *b = make(2, 5, self_play, 2, opp, 1, 400);
+    Bufs f;
+    bufs_alloc(&f, b);
+    CHECK_EQ(gota_batch_reset(b, 7, &f.io), GOTA_OK);
+    static float obs[OBS_SIZE];
+    uint8_t mask[MASK_SIZE];
+    int apl = b->agents_per_lane, bad = 0, rows = 0;
+    rng_state = 5;
+    for (int step = 0; step < 100; step++) {
+        random_actions(f.actions, (int64_t)b->lanes * apl);
+        CHECK_EQ(gota_batch_step(b, f.actions, f.actions_n, &f.io), GOTA_OK);
+        for (int i = 0; i < b->lanes; i++) {
+            const BatchLane *L = &b->lane[i];
+            for (int j = 0; j < apl; j++) {
+                int team = j < 5 ? L->learner_team : 1 - L->learner_team, seat = team * 5 + j % 5;
+                int64_t a = (int64_t)i * apl + j;
+                contract_observe(L->match, seat, obs);
+                contract_mask(L->match, seat, mask);
+                bad += memcmp(obs, f.io.obs + a * OBS_SIZE, sizeof obs) != 0;
+                bad += memcmp(mask, f.io.masks + a * MASK_SIZE, MASK_SIZE) != 0;
+                rows++;
+            }
+        }
+    }
+    CHECK_EQ(bad, 0);
+    CHECK_EQ(rows, 100 * 2 * apl);
+    bufs_free(&f);
+    gota_batch_free(b);
+}
+
 static void test_threads(void)
 {
     const int32_t opp[3] = { GOTA_BOT_BASE, GOTA_BOT_PULLER, GOTA_BOT_RUSHER };
@@ -515,6 +552,8 @@ int main(void)
     test_restart();
     test_isolation(0);
     test_isolation(1);
+    test_rows_match_seats(1);
+    test_rows_match_seats(0);
     test_threads();
     test_bad_inputs();
     test_set_opponent();

@@ -216,6 +216,187 @@ static void check_slots(const GotaMatch *m, int seat)
     CHECK_EQ(cs.unit[CSLOT_OWN_GOD], m->god_slot[team]);
 }
 
+/* ---- team knowledge ------------------------------------------------------- */
+/* The slot table computed per seat from the whole unit and building tables
+ * (the plain form that contract_team + contract_slots_team must reproduce). */
+static int ref_nearer(const GotaMatch *m, int64_t da, int a, int64_t db, int b)
+{
+    return da < db || (da == db && m->unit[a].id < m->unit[b].id);
+}
+
+static void ref_offer(const GotaMatch *m, int32_t *slot, int64_t *d2, int *n, int k, int j, int64_t d)
+{
+    int at = *n;
+    while (at > 0 && ref_nearer(m, d, j, d2[at - 1], slot[at - 1])) at--;
+    if (at >= k) return;
+    for (int i = (*n < k ? *n : k - 1); i > at; i--) {
+        slot[i] = slot[i - 1];
+        d2[i] = d2[i - 1];
+    }
+    slot[at] = j;
+    d2[at] = d;
+    if (*n < k) (*n)++;
+}
+
+static void ref_slots(const GotaMatch *m, int seat, ContractSlots *cs)
+{
+    memset(cs, 0, sizeof *cs);
+    for (int k = 0; k < CONTRACT_SLOTS; k++) cs->unit[k] = -1;
+    int self = m->hero_slot[seat], team = hero_team(seat), enemy = 1 - team;
+    cs->team = team;
+    cs->s = team == GOTA_TEAM_RED ? 1 : -1;
+    cs->self = cs->unit[CSLOT_SELF] = self;
+    const GotaUnit *me = &m->unit[self];
+    int ally = CSLOT_ALLY, foe = CSLOT_ENEMY_HERO;
+    for (int q = 0; q < SEATS; q++) {
+        if (q == seat) continue;
+        int j = m->hero_slot[q];
+        if (hero_team(q) == team) cs->unit[ally++] = m->unit[j].alive ? j : -1;
+        else cs->unit[foe++] = m->unit[j].alive && m->seen[team][j] ? j : -1;
+    }
+    int32_t creep[CSLOT_CREEPS], neutral[CSLOT_NEUTRALS];
+    int64_t creep_d[CSLOT_CREEPS], neutral_d[CSLOT_NEUTRALS];
+    int nc = 0, nn = 0;
+    for (int i = 0; i < m->unit_n; i++) {
+        const GotaUnit *u = &m->unit[i];
+        if (!u->alive || !m->seen[team][i]) continue;
+        int64_t d = fx_dist2(me->x, me->z, u->x, u->z);
+        if (u->kind == GOTA_KIND_CREEP) ref_offer(m, creep, creep_d, &nc, CSLOT_CREEPS, i, d);
+        else if (u->kind == GOTA_KIND_NEUTRAL) ref_offer(m, neutral, neutral_d, &nn, CSLOT_NEUTRALS, i, d);
+    }
+    for (int k = 0; k < nc; k++) cs->unit[CSLOT_CREEP + k] = creep[k];
+    for (int k = 0; k < nn; k++) cs->unit[CSLOT_NEUTRAL + k] = neutral[k];
+    int g = m->god_slot[team];
+    if (g >= 0 && m->unit[g].alive) cs->unit[CSLOT_OWN_GOD] = g;
+    g = m->god_slot[enemy];
+    if (g >= 0 && m->unit[g].alive && m->seen[team][g]) cs->unit[CSLOT_ENEMY_GOD] = g;
+    const MapBuilding *eg = &m->map->building[MAP_IDX_GOD(enemy)];
+    int best = -1, foe_best = -1;
+    int64_t best_d = 0, foe_d = 0;
+    for (int b = 0; b < m->map->building_n; b++) {
+        const MapBuilding *mb = &m->map->building[b];
+        int j = m->building_slot[b];
+        if (j < 0 || !m->unit[j].alive) continue;
+        if (mb->team == team && mb->kind == GOTA_KIND_TOWER) {
+            int64_t d = fx_dist2(eg->x, eg->z, m->unit[j].x, m->unit[j].z);
+            if (best < 0 || ref_nearer(m, d, j, best_d, best)) { best = j; best_d = d; }
+        } else if (mb->team == enemy && (mb->kind == GOTA_KIND_TOWER || mb->kind == GOTA_KIND_BARRACKS) &&
+                   m->seen[team][j]) {
+            int64_t d = fx_dist2(me->x, me->z, m->unit[j].x, m->unit[j].z);
+            if (foe_best < 0 || ref_nearer(m, d, j, foe_d, foe_best)) { foe_best = j; foe_d = d; }
+        }
+    }
+    cs->unit[CSLOT_OWN_TOWER] = best;
+    cs->unit[CSLOT_ENEMY_STRUCTURE] = foe_best;
+}
+
+/* Team building counts of the summary, per seat from the building table. */
+static void ref_summary(const GotaMatch *m, int team, float *o)
+{
+    int n[8] = {0};   /* own towers up/all, own barracks up/all, enemy towers, enemy barracks */
+    for (int b = 0; b < m->map->building_n; b++) {
+        const MapBuilding *mb = &m->map->building[b];
+        if (mb->kind != GOTA_KIND_TOWER && mb->kind != GOTA_KIND_BARRACKS) continue;
+        int at = (mb->team == team ? 0 : 4) + (mb->kind == GOTA_KIND_TOWER ? 0 : 2);
+        int up = m->building_alive[b] || (mb->team != team && !m->seen_destroyed[team][b]);
+        n[at] += up;
+        n[at + 1]++;
+    }
+    for (int k = 0; k < 4; k++) o[k] = n[2 * k + 1] ? (float)((double)n[2 * k] / (double)n[2 * k + 1]) : 0.0f;
+}
+
+/* The terrain window of a seat, cell by cell (mirror, bounds, nav_open, ghosts). */
+static int ref_terrain(const GotaMatch *m, int seat, float *o)
+{
+    int team = hero_team(seat), s = team == GOTA_TEAM_RED ? 1 : -1, ghosted = 0;
+    const GotaUnit *me = &m->unit[m->hero_slot[seat]];
+    int64_t wx = (int64_t)me->x * s, wz = (int64_t)me->z * s, lim = MAP_HALF_WORLD - 1;
+    int tx0 = map_tile_of((int32_t)(wx < -lim ? -lim : wx > lim ? lim : wx));
+    int tz0 = map_tile_of((int32_t)(wz < -lim ? -lim : wz > lim ? lim : wz));
+    for (int r = 0; r < OBS_TERRAIN_SIDE; r++)
+        for (int c = 0; c < OBS_TERRAIN_SIDE; c++) {
+            int fx = tx0 - 8 + 2 * c, fz = tz0 - 8 + 2 * r;
+            int tx = s > 0 ? fx : MAP_N - 1 - fx, tz = s > 0 ? fz : MAP_N - 1 - fz;
+            float v = 0.0f;
+            if (tx >= 0 && tz >= 0 && tx < MAP_N && tz < MAP_N && nav_open(&m->nav, m->map, tz * MAP_N + tx)) {
+                v = 1.0f;
+                for (int b = 0; b < m->map->building_n; b++) {
+                    const MapBuilding *mb = &m->map->building[b];
+                    if (m->building_alive[b] || mb->team == team || m->seen_destroyed[team][b]) continue;
+                    for (int f = 0; f < mb->footprint_n; f++)
+                        if (mb->footprint[f] == tz * MAP_N + tx) v = 0.0f;
+                }
+                ghosted += v == 0.0f;
+            }
+            o[r * OBS_TERRAIN_SIDE + c] = v;
+        }
+    return ghosted;
+}
+
+/* Each team's knowledge, filled once and read by all its seats, gives the
+ * slot tables, summary and terrain of the plain per-seat computation. */
+static void test_team_knowledge(void)
+{
+    static ContractTeam ct[2];
+    static float obs_team[OBS_SIZE], obs_seat[OBS_SIZE];
+    int bad_slots = 0, bad_obs = 0, bad_summary = 0, bad_terrain = 0, full = 0, ghosts = 0;
+    for (int seed = 1; seed <= 3; seed++) {
+        GotaMatch *m = new_match(seed * 17, 1);
+        if (!m) return;
+        for (int step = 0; step < 120; step++) {
+            gota_match_step(m, step < 60 ? 7 : 23, NULL);
+            contract_team(m, GOTA_TEAM_RED, &ct[0]);
+            contract_team(m, GOTA_TEAM_BLUE, &ct[1]);
+            for (int t = 0; t < 2; t++) ghosts += ct[t].ghost_n;
+            for (int seat = 0; seat < SEATS; seat++) {
+                ContractSlots ref, got, plain;
+                ref_slots(m, seat, &ref);
+                CHECK_EQ(contract_slots_team(m, &ct[hero_team(seat)], seat, &got), 0);
+                CHECK_EQ(contract_slots(m, seat, &plain), 0);
+                bad_slots += memcmp(&ref, &got, sizeof ref) != 0 || memcmp(&ref, &plain, sizeof ref) != 0;
+                full += got.unit[CSLOT_CREEP + CSLOT_CREEPS - 1] >= 0;
+                contract_observe_team(m, &ct[hero_team(seat)], &got, seat, obs_team);
+                contract_observe(m, seat, obs_seat);
+                bad_obs += memcmp(obs_team, obs_seat, sizeof obs_team) != 0;
+                float sum[4];
+                ref_summary(m, hero_team(seat), sum);
+                bad_summary += memcmp(sum, obs_team + OBS_SUMMARY + OM_OWN_TOWERS, sizeof sum) != 0;
+                float ter[OBS_TERRAIN_SIZE];
+                ref_terrain(m, seat, ter);
+                bad_terrain += memcmp(ter, obs_team + OBS_TERRAIN, sizeof ter) != 0;
+            }
+        }
+        gota_match_free(m);
+    }
+    /* a fallen blue tower red has not seen fall: its footprint stays closed for red */
+    GotaMatch *m = new_match(5, 0);
+    if (!m) return;
+    int b = MAP_IDX_TOWER(1, GOTA_TEAM_BLUE, GOTA_TIER_OUTER);
+    const MapBuilding *mb = &m->map->building[b];
+    m->building_alive[b] = 0;
+    m->unit[m->building_slot[b]].alive = 0;
+    m->seen_destroyed[GOTA_TEAM_RED][b] = 0;
+    nav_set_footprint(&m->nav, mb, 0);
+    int ft = mb->footprint[0];
+    place_hero(m, 0, TILE_C(ft % MAP_N) + 3000, TILE_C(ft / MAP_N) - 2000);
+    place_hero(m, 5, TILE_C(ft % MAP_N) - 5000, TILE_C(ft / MAP_N) + 4000);
+    int ghosted = 0;
+    for (int seat = 0; seat < SEATS; seat += 5) {
+        float ter[OBS_TERRAIN_SIZE];
+        ghosted += ref_terrain(m, seat, ter);
+        contract_observe(m, seat, obs_seat);
+        bad_terrain += memcmp(ter, obs_seat + OBS_TERRAIN, sizeof ter) != 0;
+    }
+    CHECK(ghosted > 0);
+    gota_match_free(m);
+    CHECK_EQ(bad_slots, 0);
+    CHECK_EQ(bad_obs, 0);
+    CHECK_EQ(bad_summary, 0);
+    CHECK_EQ(bad_terrain, 0);
+    CHECK(full > 100);   /* the creep list was often full: the selection was exercised */
+    printf("  team knowledge: %d full creep lists, %d ghost buildings\n", full, ghosts);
+}
+
 /* ---- fog ------------------------------------------------------------------ */
 static void test_fog(void)
 {
@@ -844,6 +1025,7 @@ int main(void)
     test_invalid();
     test_masks();
     test_determinism();
+    test_team_knowledge();
     test_speed();
     return check_report("test_contract");
 }
