@@ -20,6 +20,8 @@
 #include "contract.h"
 #include "basic.h"
 
+#define BATCH_WORKER_STACK (2u << 20)   /* bytes */
+
 /* ---- lanes ------------------------------------------------------------- */
 static int32_t lane_learner_team(int64_t seed)
 {
@@ -345,12 +347,21 @@ static int pool_start(GotaBatch *b)
     if (want > 0) {
         p->worker = calloc((size_t)want, sizeof *p->worker);
         if (!p->worker) return GOTA_ERR_NOMEM;
+        /* lane_observe keeps two teams' knowledge on the stack (~70 KiB): ask
+         * for a stack that holds it where the default is small (musl: 128 KiB) */
+        pthread_attr_t attr;
+        int sized = pthread_attr_init(&attr) == 0;
+        if (sized && pthread_attr_setstacksize(&attr, BATCH_WORKER_STACK) != 0) {
+            pthread_attr_destroy(&attr);
+            sized = 0;
+        }
         pthread_mutex_lock(&p->mu);
         for (int32_t k = 0; k < want; k++) {
-            if (pthread_create(&p->worker[k], NULL, pool_worker, b) != 0) break;
+            if (pthread_create(&p->worker[k], sized ? &attr : NULL, pool_worker, b) != 0) break;
             p->workers++;
         }
         pthread_mutex_unlock(&p->mu);
+        if (sized) pthread_attr_destroy(&attr);
         if (p->workers < want) return GOTA_ERR_NOMEM;
     }
     return GOTA_OK;
