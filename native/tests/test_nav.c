@@ -954,6 +954,58 @@ static void test_collide_ticks(void)
     free(nav);
 }
 
+/* nav_collide's 32-bit fast path (push_fast, step_in_tile) against the plain
+ * passes where it must hand over: crowds at the map's corners and rim tiles,
+ * pressed on tile edges and walls, coincident centres, pinned bodies and
+ * radii on both sides of NAV_FAST_R */
+static void test_collide_edges(void)
+{
+    MapData *m = field();
+    wall_column(m, 60, NULL, 0);
+    wall(m, 2, 2); wall(m, MAP_N - 3, 1);
+    Nav *nav = new_nav();
+    enum { NB = 120 };
+    static NavBody fast[NB], plain[NB];
+    const int32_t lo = -MAP_HALF_WORLD, hi = MAP_HALF_WORLD - 1;
+    const int32_t at[][2] = {
+        { lo, lo }, { hi, hi }, { lo, hi }, { hi, 0 }, { 0, lo },           /* map corners and rims */
+        { lo + GOTA_TILE, lo + GOTA_TILE }, { hi - GOTA_TILE, lo + GOTA_TILE },   /* rim tile corners */
+        { E(60), C(50) }, { E(30), E(40) }, { C(3), C(3) }, { C(MAP_N - 3), C(2) },
+    };
+    lcg_state = 23;
+    int differ = 0, rounds = 0;
+    for (int round = 0; round < 220; round++) {
+        int k = round % (int)(sizeof at / sizeof at[0]);
+        int n = 2 + (int)(lcg() % (NB - 1));
+        uint32_t spread = 2000u + (uint32_t)(lcg() % 300000u);
+        for (int i = 0; i < n; i++) {
+            int64_t x = (int64_t)at[k][0] + (int64_t)(lcg() % spread) - (int64_t)spread / 2;
+            int64_t z = (int64_t)at[k][1] + (int64_t)(lcg() % spread) - (int64_t)spread / 2;
+            if (lcg() % 4 == 0) x = x / GOTA_TILE * GOTA_TILE + (int64_t)(lcg() % 3) - 1;   /* on a tile edge */
+            if (lcg() % 8 == 0 && i > 0) { x = fast[i - 1].x; z = fast[i - 1].z; }   /* coincident */
+            if (x < lo) x = lo;
+            if (x > hi) x = hi;
+            if (z < lo) z = lo;
+            if (z > hi) z = hi;
+            fast[i].x = (int32_t)x;
+            fast[i].z = (int32_t)z;
+            fast[i].radius = (int32_t[]){13200, 16800, 18000, 32767, 32768, 40000, 1, 0}[lcg() % 8];
+            fast[i].active = lcg() % 13 != 0;
+            fast[i].pinned = lcg() % 9 == 0;
+        }
+        memcpy(plain, fast, (size_t)n * sizeof fast[0]);
+        nav_collide(nav, m, fast, n);
+        nav_collide_reference(nav, m, plain, n);
+        differ += memcmp(fast, plain, (size_t)n * sizeof fast[0]) != 0;
+        rounds++;
+    }
+    CHECK_EQ(rounds, 220);
+    CHECK_EQ(differ, 0);
+    free(m);
+    nav_release(nav);
+    free(nav);
+}
+
 int main(void)
 {
     test_line_clear();
@@ -970,5 +1022,6 @@ int main(void)
     test_collide();
     test_collide_reference();
     test_collide_ticks();
+    test_collide_edges();
     return check_report("test_nav");
 }
