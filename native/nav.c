@@ -721,11 +721,25 @@ typedef struct {
     int32_t cell[NAV_MAX_BODIES];
     int16_t cellx[NAV_MAX_BODIES], cellz[NAV_MAX_BODIES];
     int16_t near[NAV_MAX_BODIES];       /* one body's partners, while listing */
-    int64_t reach;                      /* the farthest a listed pair can be apart: 2 * largest radius + NAV_MARGIN */
+    int64_t reach;                      /* the farthest a listed pair can be apart: 2 * largest radius + NAV_MARGIN (-1: not sized yet) */
     uint32_t key[NAV_MAX_BODIES];       /* sweep key: row << 16 | column (128 units) */
     uint32_t skey[NAV_MAX_BODIES];      /* the keys in sweep order */
     int16_t order[NAV_MAX_BODIES], spare[NAV_MAX_BODIES];   /* active bodies by key */
 } Collide;
+
+/* reach, cells of one tile or wider if a listed pair could span more; only
+ * listing uses them, and most calls list nothing (kept lists serve) */
+static void collide_size(Collide *c)
+{
+    if (c->reach >= 0) return;
+    int64_t rmax = 0;
+    for (int i = 0; i < c->n; i++)
+        if (c->b[i].active && c->b[i].radius > rmax) rmax = c->b[i].radius;
+    c->reach = 2 * rmax + NAV_MARGIN;
+    c->cs = c->reach > GOTA_TILE ? c->reach : GOTA_TILE;
+    if (c->cs > (int64_t)MAP_N * GOTA_TILE) c->cs = (int64_t)MAP_N * GOTA_TILE;
+    c->side = (int)(((int64_t)MAP_N * GOTA_TILE + c->cs - 1) / c->cs);    /* <= MAP_N */
+}
 
 /* within R + margin (pinned or not) */
 static inline int near_pair(const NavBody *a, const NavBody *b, int64_t margin)
@@ -745,6 +759,7 @@ static inline int listed(const NavBody *a, const NavBody *b)
  * NAV_PAIR_CAP: for crowds with more close pairs than a list holds. */
 static void list_by_body(Collide *c, int fi, int fj)
 {
+    collide_size(c);
     NavBody *b = c->b;
     for (int k = 0; k < NAV_CHAINS; k++) c->head[k] = -1;
     for (int i = 0; i < c->n; i++) {
@@ -804,6 +819,7 @@ static void list_by_body(Collide *c, int fi, int fj)
  * Returns their number, -1 when they do not all fit NAV_PAIR_CAP. */
 static int list_by_sweep(Collide *c, int keep, int fi, int fj, int16_t *pi, int16_t *pj)
 {
+    collide_size(c);
     const NavBody *b = c->b;
     const int64_t reach = keep ? c->reach - NAV_MARGIN + NAV_KEEP_MARGIN : c->reach;
     const uint32_t band = (uint32_t)(reach >> 7) + 1;    /* columns a listed pair can be apart */
@@ -972,14 +988,7 @@ void nav_collide(Nav *nav, const MapData *map, NavBody *bodies, int n)
     if (n < 2) return;
     c.b = bodies;
     c.n = n;
-    /* cells of one tile, or wider if a listed pair could span more */
-    int64_t rmax = 0;
-    for (int i = 0; i < n; i++)
-        if (bodies[i].active && bodies[i].radius > rmax) rmax = bodies[i].radius;
-    c.reach = 2 * rmax + NAV_MARGIN;
-    c.cs = c.reach > GOTA_TILE ? c.reach : GOTA_TILE;
-    if (c.cs > (int64_t)MAP_N * GOTA_TILE) c.cs = (int64_t)MAP_N * GOTA_TILE;
-    c.side = (int)(((int64_t)MAP_N * GOTA_TILE + c.cs - 1) / c.cs);    /* <= MAP_N */
+    c.reach = -1;                       /* collide_size, once a listing needs it */
     memset(c.moved_at, 0, (size_t)n * sizeof c.moved_at[0]);
     uint32_t seq = 0;
     if (!kept_valid(&c, &nav->pairs)) keep_list(&c, &nav->pairs);
