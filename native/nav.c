@@ -71,7 +71,9 @@
  * current pair on if a body strays more than NAV_MARGIN / 2 from where it was
  * listed (only then could an unlisted pair overlap). The tick's list itself
  * comes from a wider one (R + NAV_KEEP_MARGIN) kept in the Nav from call to
- * call, filtered, while it still holds every pair that matters (kept_valid);
+ * call, filtered, while it still holds every pair that matters (kept_valid;
+ * when bodies left the array, the rest are matched to kept ones in order
+ * and the kept list renumbered);
  * it is swept again only then. Two free bodies with R <= NAV_FAST_R whose
  * steps each stay on one inner tile take push_fast: push_apart's arithmetic
  * in 32 bits, where it cannot overflow; any other pair takes push_apart.
@@ -721,6 +723,7 @@ typedef struct {
     int32_t cell[NAV_MAX_BODIES];
     int16_t cellx[NAV_MAX_BODIES], cellz[NAV_MAX_BODIES];
     int16_t near[NAV_MAX_BODIES];       /* one body's partners, while listing */
+    int16_t renum[NAV_MAX_BODIES];      /* kept_valid's renumbering */
     int64_t reach;                      /* the farthest a listed pair can be apart: 2 * largest radius + NAV_MARGIN (-1: not sized yet) */
     uint32_t key[NAV_MAX_BODIES];       /* sweep key: row << 16 | column (128 units) */
     uint32_t skey[NAV_MAX_BODIES];      /* the keys in sweep order */
@@ -911,21 +914,60 @@ static void collide_list(Collide *c, int fi, int fj)
     c->complete = 1;
 }
 
-/* The pairs kept from an earlier call (nav->pairs) hold every pair within
- * R + NAV_MARGIN of each other now while the same number of bodies, each as
- * active and as large as then, stands within NAV_KEEP_STRAY of where it was
- * listed: a pair left out was R + NAV_KEEP_MARGIN apart then, so is at least
- * R + NAV_MARGIN apart now. Which unit a body is does not matter. */
-static int kept_valid(const Collide *c, const NavPairs *kp)
+/* kept body o (of nav->pairs) stands for body b now: as active and as large
+ * as then, and within NAV_KEEP_STRAY of where it was listed */
+static inline int kept_fits(const NavBody *b, const NavPairs *kp, int o)
 {
-    if (kp->np < 0 || kp->n != c->n) return 0;
     const int64_t s2 = (int64_t)NAV_KEEP_STRAY * NAV_KEEP_STRAY;
-    for (int i = 0; i < c->n; i++) {
-        const NavBody *b = &c->b[i];
-        if (kp->radius[i] != (b->active ? b->radius : -1)) return 0;
-        int64_t dx = (int64_t)b->x - kp->base_x[i], dz = (int64_t)b->z - kp->base_z[i];
-        if (b->active && dx * dx + dz * dz > s2) return 0;
+    if (kp->radius[o] != (b->active ? b->radius : -1)) return 0;
+    int64_t dx = (int64_t)b->x - kp->base_x[o], dz = (int64_t)b->z - kp->base_z[o];
+    return !b->active || dx * dx + dz * dz <= s2;
+}
+
+/* The pairs kept from an earlier call (nav->pairs) hold every pair within
+ * R + NAV_MARGIN of each other now while each body now fits (kept_fits) a
+ * kept body of its own: a pair left out was R + NAV_KEEP_MARGIN apart then,
+ * so is at least R + NAV_MARGIN apart now. Which unit a body is does not
+ * matter. Body i fits kept body i when there are as many bodies as then;
+ * when there are fewer (units died, the rest shifted down), body i takes the
+ * first kept body from where body i - 1 took one (i when i = 0) that it
+ * fits, skipping at most the difference in all: the kept list is then
+ * renumbered in place (pairs of skipped bodies dropped; an increasing
+ * renumbering keeps the pass order). 0: the kept list does not serve. */
+static int kept_valid(Collide *c, NavPairs *kp)
+{
+    if (kp->np < 0 || kp->n < c->n) return 0;
+    if (kp->n == c->n) {
+        for (int i = 0; i < c->n; i++)
+            if (!kept_fits(&c->b[i], kp, i)) return 0;
+        return 1;
     }
+    int16_t *to = c->renum;             /* kept body -> body now, -1: skipped */
+    int skip = kp->n - c->n, o = 0;
+    for (int i = 0; i < c->n; i++, o++) {
+        while (!kept_fits(&c->b[i], kp, o)) {   /* o <= i + skip < kp->n */
+            to[o++] = -1;
+            if (--skip < 0) return 0;
+        }
+        to[o] = (int16_t)i;
+    }
+    for (; o < kp->n; o++) to[o] = -1;
+    for (o = 0; o < kp->n; o++) {       /* to[o] <= o: moving down in place */
+        int i = to[o];
+        if (i < 0) continue;
+        kp->base_x[i] = kp->base_x[o];
+        kp->base_z[i] = kp->base_z[o];
+        kp->radius[i] = kp->radius[o];
+    }
+    int np = 0;
+    for (int q = 0; q < kp->np; q++) {
+        int i = to[kp->pi[q]], j = to[kp->pj[q]];
+        if (i < 0 || j < 0) continue;
+        kp->pi[np] = (int16_t)i;
+        kp->pj[np++] = (int16_t)j;
+    }
+    kp->np = np;
+    kp->n = c->n;
     return 1;
 }
 

@@ -954,6 +954,85 @@ static void test_collide_ticks(void)
     free(nav);
 }
 
+/* Ticks of a crowd that only loses bodies (units die, the rest shift down),
+ * so the kept pair list is carried over by renumbering: every tick must
+ * match the plain passes, and the kept list must stay in pass order and hold
+ * every pair that overlapped at the call's start. */
+static void test_collide_deaths(void)
+{
+    MapData *m = field();
+    wall_column(m, 60, NULL, 0);
+    Nav *nav = new_nav();
+    enum { NB = 300, TICKS = 300 };
+    static NavBody fast[NB], plain[NB], start[NB];
+    static int32_t vx[NB];
+    lcg_state = 5;
+    int n = NB, differ = 0, renumbered = 0, missing = 0, disorder = 0;
+    for (int i = 0; i < NB; i++) {
+        fast[i].x = C(58) + (int32_t)(lcg() % 700000) - 350000;
+        fast[i].z = C(50) + (int32_t)(lcg() % 700000) - 350000;
+        if (map_tile_of(fast[i].x) == 60) fast[i].x -= GOTA_TILE;
+        fast[i].radius = (int32_t[]){13200, 16800}[lcg() % 2];
+        fast[i].active = 1;
+        fast[i].pinned = lcg() % 15 == 0;
+        vx[i] = i % 60 == 7 ? 3000 : 0;  /* a few walk through the crowd, past the kept margin */
+    }
+    for (int t = 0; t < TICKS && n > 2; t++) {
+        for (int i = 0; i < n; i++) {
+            if (t % 60 == 30) vx[i] = -vx[i];
+            fast[i].x += vx[i] + (int32_t)(lcg() % 601) - 300;
+            fast[i].z += (int32_t)(lcg() % 601) - 300;
+            if (map_tile_of(fast[i].x) == 60) fast[i].x -= GOTA_TILE;
+        }
+        int deaths = t % 3 == 0 ? (int)(lcg() % 4) : 0;
+        for (int d = 0; d < deaths && n > 2; d++) {
+            int k = (int)(lcg() % (uint32_t)n);
+            memmove(&fast[k], &fast[k + 1], (size_t)(n - k - 1) * sizeof fast[0]);
+            memmove(&vx[k], &vx[k + 1], (size_t)(n - k - 1) * sizeof vx[0]);
+            n--;
+        }
+        int kept_n = nav->pairs.np >= 0 ? nav->pairs.n : -1;
+        memcpy(plain, fast, (size_t)n * sizeof fast[0]);
+        memcpy(start, fast, (size_t)n * sizeof fast[0]);
+        nav_collide(nav, m, fast, n);
+        nav_collide_reference(nav, m, plain, n);
+        differ += memcmp(fast, plain, (size_t)n * sizeof fast[0]) != 0;
+        const NavPairs *kp = &nav->pairs;
+        if (kp->np < 0) continue;
+        CHECK_EQ(kp->n, n);
+        int moved_base = 0, strayed = 0;
+        for (int i = 0; i < n; i++) {
+            moved_base |= kp->base_x[i] != start[i].x || kp->base_z[i] != start[i].z;
+            /* each body stood within NAV_KEEP_STRAY (0.9 tile) of its kept
+             * base and was as large */
+            strayed += fx_dist2(kp->base_x[i], kp->base_z[i], start[i].x, start[i].z) > 54000LL * 54000 ||
+                       kp->radius[i] != start[i].radius;
+        }
+        CHECK_EQ(strayed, 0);
+        renumbered += kept_n > n && moved_base;     /* served, not swept again */
+        for (int q = 0; q < kp->np; q++) {
+            disorder += kp->pi[q] < 0 || kp->pi[q] >= kp->pj[q] || kp->pj[q] >= n;
+            if (q > 0) disorder += kp->pi[q - 1] > kp->pi[q] || (kp->pi[q - 1] == kp->pi[q] && kp->pj[q - 1] >= kp->pj[q]);
+        }
+        for (int i = 0; i < n; i++)
+            for (int j = i + 1; j < n; j++) {
+                int64_t R = (int64_t)start[i].radius + start[j].radius;
+                if (fx_dist2(start[i].x, start[i].z, start[j].x, start[j].z) >= R * R) continue;
+                int found = 0;
+                for (int q = 0; q < kp->np && !found; q++) found = kp->pi[q] == i && kp->pj[q] == j;
+                missing += !found;
+            }
+    }
+    CHECK_EQ(differ, 0);
+    CHECK_EQ(disorder, 0);
+    CHECK_EQ(missing, 0);
+    CHECK(renumbered >= 10);
+    printf("  collide deaths: %d of %d ticks served by a renumbered kept list\n", renumbered, TICKS);
+    free(m);
+    nav_release(nav);
+    free(nav);
+}
+
 /* nav_collide's 32-bit fast path (push_fast, step_in_tile) against the plain
  * passes where it must hand over: crowds at the map's corners and rim tiles,
  * pressed on tile edges and walls, coincident centres, pinned bodies and
@@ -1023,5 +1102,6 @@ int main(void)
     test_collide_reference();
     test_collide_ticks();
     test_collide_edges();
+    test_collide_deaths();
     return check_report("test_nav");
 }
