@@ -915,11 +915,14 @@ static void collide_list(Collide *c, int fi, int fj)
 }
 
 /* kept body o (of nav->pairs) stands for body b now: as active and as large
- * as then, and within NAV_KEEP_STRAY of where it was listed */
+ * as then, and within NAV_KEEP_STRAY of where it was listed. An active body
+ * of negative radius never fits, then or now (keep_list), so the bodies of a
+ * kept pair are active and R > 0 while the list serves. */
 static inline int kept_fits(const NavBody *b, const NavPairs *kp, int o)
 {
     const int64_t s2 = (int64_t)NAV_KEEP_STRAY * NAV_KEEP_STRAY;
-    if (kp->radius[o] != (b->active ? b->radius : -1)) return 0;
+    int32_t r = b->active ? b->radius : -1;
+    if (kp->radius[o] != r || (r < 0 && b->active)) return 0;
     int64_t dx = (int64_t)b->x - kp->base_x[o], dz = (int64_t)b->z - kp->base_z[o];
     return !b->active || dx * dx + dz * dz <= s2;
 }
@@ -978,7 +981,9 @@ static void keep_list(Collide *c, NavPairs *kp)
     for (int i = 0; i < c->n; i++) {
         kp->base_x[i] = c->b[i].x;
         kp->base_z[i] = c->b[i].z;
-        kp->radius[i] = c->b[i].active ? c->b[i].radius : -1;
+        /* -1: inactive; INT32_MIN, which no body fits: active with a
+         * negative radius (it could not be told from an inactive one) */
+        kp->radius[i] = !c->b[i].active ? -1 : c->b[i].radius < 0 ? INT32_MIN : c->b[i].radius;
     }
     kp->n = c->n;
     kp->np = list_by_sweep(c, 1, -1, -1, kp->pi, kp->pj);
@@ -993,10 +998,15 @@ static void list_from_kept(Collide *c, const NavPairs *kp)
         c->base_x[i] = b[i].x;
         c->base_z[i] = b[i].z;
     }
+    /* listed(), knowing R > 0: a kept pair had it (near_pair) and kept_valid
+     * saw both bodies active and as large */
+    const int64_t M = NAV_MARGIN;
     int np = 0;
     for (int q = 0; q < kp->np; q++) {
         int i = kp->pi[q], j = kp->pj[q];
-        if (!listed(&b[i], &b[j])) continue;
+        int64_t r = (int64_t)b[i].radius + b[j].radius + M;
+        int64_t dx = (int64_t)b[j].x - b[i].x, dz = (int64_t)b[j].z - b[i].z;
+        if (dx * dx + dz * dz >= r * r || (b[i].pinned && b[j].pinned)) continue;
         c->pi[np] = (int16_t)i;
         c->pj[np] = (int16_t)j;
         c->tested[np++] = 0;

@@ -1023,6 +1023,19 @@ static void test_collide_deaths(void)
                 missing += !found;
             }
     }
+    /* an active body of negative radius in a kept list, inactive (with a
+     * real radius) the next tick: it must take no part */
+    static NavBody odd[3];
+    odd[0] = (NavBody){ C(50), C(50), -1, 1, 0 };
+    odd[1] = (NavBody){ C(50) + 20000, C(50), 16800, 1, 0 };
+    odd[2] = (NavBody){ C(50) + 200000, C(50), 16800, 1, 0 };
+    nav_collide(nav, m, odd, 3);
+    odd[0].active = 0;
+    odd[0].radius = 16800;
+    memcpy(plain, odd, sizeof odd);
+    nav_collide(nav, m, odd, 3);
+    nav_collide_reference(nav, m, plain, 3);
+    differ += memcmp(odd, plain, sizeof odd) != 0;
     CHECK_EQ(differ, 0);
     CHECK_EQ(disorder, 0);
     CHECK_EQ(missing, 0);
