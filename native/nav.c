@@ -74,8 +74,12 @@
  * current pair on if a body strays more than NAV_MARGIN / 2 from where it was
  * listed (only then could an unlisted pair overlap). The tick's list itself
  * comes from a wider one (R + NAV_KEEP_MARGIN) kept in the Nav from call to
- * call, filtered, while it still holds every pair that matters (kept_valid);
- * it is swept again only then.
+ * call, filtered, while it still holds every pair that matters (kept_valid;
+ * when bodies left the array, the rest are matched to kept ones in order
+ * and the kept list renumbered);
+ * it is swept again only then. Two free bodies with R <= NAV_FAST_R whose
+ * steps each stay on one inner tile take push_fast: push_apart's arithmetic
+ * in 32 bits, where it cannot overflow; any other pair takes push_apart.
  *
  * Ownership: a Nav belongs to one match and is only touched by that match's
  * thread. MapData is shared and read-only. No global mutable state, no
@@ -682,6 +686,48 @@ static int push_apart(const Nav *nav, const MapData *map, NavBody *a, NavBody *b
     return moved;
 }
 
+/* Bodies closer than this (sum of radii) take push_fast: every product and
+ * quotient of push_apart then fits 32 bits (|dx|, |dz| <= d < R, overlap
+ * <= R - d, so |dx * overlap| <= R^2 / 4 < 2^31), and 32-bit division costs
+ * fewer cycles than 64-bit. */
+#define NAV_FAST_R 65535
+
+/* 1: the step by (ox, oz) stays on one tile that is not on the map's edge,
+ * so move_ok would say 1 (the rim margin lies within the edge tiles); 0: ask
+ * move_ok. Unsigned: an off-map start wraps to an edge or an outside tile. */
+static inline int step_in_tile(int32_t x0, int32_t z0, int32_t ox, int32_t oz)
+{
+    uint32_t X0 = (uint32_t)x0 + MAP_HALF_WORLD, Z0 = (uint32_t)z0 + MAP_HALF_WORLD;
+    uint32_t tx = X0 / GOTA_TILE, tz = Z0 / GOTA_TILE;
+    uint32_t rx = X0 - tx * GOTA_TILE + (uint32_t)ox, rz = Z0 - tz * GOTA_TILE + (uint32_t)oz;
+    return tx - 1 < MAP_N - 2 && tz - 1 < MAP_N - 2 && rx < GOTA_TILE && rz < GOTA_TILE;
+}
+
+/* push_apart for two free bodies with 0 < R <= NAV_FAST_R and d2 < R * R,
+ * when d > 0 and each moving body's step passes step_in_tile: the same
+ * shares (share_halves in 32 bits) and the same moves. Returns which moved,
+ * or -1 when it does not apply (push_apart then decides). */
+static inline int push_fast(NavBody *a, NavBody *b, int32_t R, int32_t dx, int32_t dz, uint32_t d2)
+{
+    int32_t d = (int32_t)fx_isqrt64(d2);
+    if (d == 0) return -1;
+    int32_t overlap = R - d, s = overlap / 2;
+    int32_t px = dx * s, pz = dz * s;
+    int32_t qx = px / d, qz = pz / d;
+    int32_t ax = -qx, az = -qz;
+    if (overlap & 1) {
+        int32_t tx = px - qx * d + dx, tz = pz - qz * d + dz;
+        qx += tx >= d ? 1 : tx <= -d ? -1 : 0;
+        qz += tz >= d ? 1 : tz <= -d ? -1 : 0;
+    }
+    int move_a = (ax | az) != 0, move_b = (qx | qz) != 0;
+    if (move_a && !step_in_tile(a->x, a->z, ax, az)) return -1;
+    if (move_b && !step_in_tile(b->x, b->z, qx, qz)) return -1;
+    if (move_a) { a->x += ax; a->z += az; }
+    if (move_b) { b->x += qx; b->z += qz; }
+    return move_a | move_b << 1;
+}
+
 /* one pair of a pass: sets *moved when a body moved */
 static void resolve_pair(const Nav *nav, const MapData *map, NavBody *a, NavBody *b, int *moved)
 {
@@ -720,11 +766,26 @@ typedef struct {
     int32_t cell[NAV_MAX_BODIES];
     int16_t cellx[NAV_MAX_BODIES], cellz[NAV_MAX_BODIES];
     int16_t near[NAV_MAX_BODIES];       /* one body's partners, while listing */
-    int64_t reach;                      /* the farthest a listed pair can be apart: 2 * largest radius + NAV_MARGIN */
+    int16_t renum[NAV_MAX_BODIES];      /* kept_valid's renumbering */
+    int64_t reach;                      /* the farthest a listed pair can be apart: 2 * largest radius + NAV_MARGIN (-1: not sized yet) */
     uint32_t key[NAV_MAX_BODIES];       /* sweep key: row << 16 | column (128 units) */
     uint32_t skey[NAV_MAX_BODIES];      /* the keys in sweep order */
     int16_t order[NAV_MAX_BODIES], spare[NAV_MAX_BODIES];   /* active bodies by key */
 } Collide;
+
+/* reach, cells of one tile or wider if a listed pair could span more; only
+ * listing uses them, and most calls list nothing (kept lists serve) */
+static void collide_size(Collide *c)
+{
+    if (c->reach >= 0) return;
+    int64_t rmax = 0;
+    for (int i = 0; i < c->n; i++)
+        if (c->b[i].active && c->b[i].radius > rmax) rmax = c->b[i].radius;
+    c->reach = 2 * rmax + NAV_MARGIN;
+    c->cs = c->reach > GOTA_TILE ? c->reach : GOTA_TILE;
+    if (c->cs > (int64_t)MAP_N * GOTA_TILE) c->cs = (int64_t)MAP_N * GOTA_TILE;
+    c->side = (int)(((int64_t)MAP_N * GOTA_TILE + c->cs - 1) / c->cs);    /* <= MAP_N */
+}
 
 /* within R + margin (pinned or not) */
 static inline int near_pair(const NavBody *a, const NavBody *b, int64_t margin)
@@ -744,6 +805,7 @@ static inline int listed(const NavBody *a, const NavBody *b)
  * NAV_PAIR_CAP: for crowds with more close pairs than a list holds. */
 static void list_by_body(Collide *c, int fi, int fj)
 {
+    collide_size(c);
     NavBody *b = c->b;
     for (int k = 0; k < NAV_CHAINS; k++) c->head[k] = -1;
     for (int i = 0; i < c->n; i++) {
@@ -803,6 +865,7 @@ static void list_by_body(Collide *c, int fi, int fj)
  * Returns their number, -1 when they do not all fit NAV_PAIR_CAP. */
 static int list_by_sweep(Collide *c, int keep, int fi, int fj, int16_t *pi, int16_t *pj)
 {
+    collide_size(c);
     const NavBody *b = c->b;
     const int64_t reach = keep ? c->reach - NAV_MARGIN + NAV_KEEP_MARGIN : c->reach;
     const uint32_t band = (uint32_t)(reach >> 7) + 1;    /* columns a listed pair can be apart */
@@ -894,21 +957,63 @@ static void collide_list(Collide *c, int fi, int fj)
     c->complete = 1;
 }
 
-/* The pairs kept from an earlier call (nav->pairs) hold every pair within
- * R + NAV_MARGIN of each other now while the same number of bodies, each as
- * active and as large as then, stands within NAV_KEEP_STRAY of where it was
- * listed: a pair left out was R + NAV_KEEP_MARGIN apart then, so is at least
- * R + NAV_MARGIN apart now. Which unit a body is does not matter. */
-static int kept_valid(const Collide *c, const NavPairs *kp)
+/* kept body o (of nav->pairs) stands for body b now: as active and as large
+ * as then, and within NAV_KEEP_STRAY of where it was listed. An active body
+ * of negative radius never fits, then or now (keep_list), so the bodies of a
+ * kept pair are active and R > 0 while the list serves. */
+static inline int kept_fits(const NavBody *b, const NavPairs *kp, int o)
 {
-    if (kp->np < 0 || kp->n != c->n) return 0;
     const int64_t s2 = (int64_t)NAV_KEEP_STRAY * NAV_KEEP_STRAY;
-    for (int i = 0; i < c->n; i++) {
-        const NavBody *b = &c->b[i];
-        if (kp->radius[i] != (b->active ? b->radius : -1)) return 0;
-        int64_t dx = (int64_t)b->x - kp->base_x[i], dz = (int64_t)b->z - kp->base_z[i];
-        if (b->active && dx * dx + dz * dz > s2) return 0;
+    int32_t r = b->active ? b->radius : -1;
+    if (kp->radius[o] != r || (r < 0 && b->active)) return 0;
+    int64_t dx = (int64_t)b->x - kp->base_x[o], dz = (int64_t)b->z - kp->base_z[o];
+    return !b->active || dx * dx + dz * dz <= s2;
+}
+
+/* The pairs kept from an earlier call (nav->pairs) hold every pair within
+ * R + NAV_MARGIN of each other now while each body now fits (kept_fits) a
+ * kept body of its own: a pair left out was R + NAV_KEEP_MARGIN apart then,
+ * so is at least R + NAV_MARGIN apart now. Which unit a body is does not
+ * matter. Body i fits kept body i when there are as many bodies as then;
+ * when there are fewer (units died, the rest shifted down), body i takes the
+ * first kept body from where body i - 1 took one (i when i = 0) that it
+ * fits, skipping at most the difference in all: the kept list is then
+ * renumbered in place (pairs of skipped bodies dropped; an increasing
+ * renumbering keeps the pass order). 0: the kept list does not serve. */
+static int kept_valid(Collide *c, NavPairs *kp)
+{
+    if (kp->np < 0 || kp->n < c->n) return 0;
+    if (kp->n == c->n) {
+        for (int i = 0; i < c->n; i++)
+            if (!kept_fits(&c->b[i], kp, i)) return 0;
+        return 1;
     }
+    int16_t *to = c->renum;             /* kept body -> body now, -1: skipped */
+    int skip = kp->n - c->n, o = 0;
+    for (int i = 0; i < c->n; i++, o++) {
+        while (!kept_fits(&c->b[i], kp, o)) {   /* o <= i + skip < kp->n */
+            to[o++] = -1;
+            if (--skip < 0) return 0;
+        }
+        to[o] = (int16_t)i;
+    }
+    for (; o < kp->n; o++) to[o] = -1;
+    for (o = 0; o < kp->n; o++) {       /* to[o] <= o: moving down in place */
+        int i = to[o];
+        if (i < 0) continue;
+        kp->base_x[i] = kp->base_x[o];
+        kp->base_z[i] = kp->base_z[o];
+        kp->radius[i] = kp->radius[o];
+    }
+    int np = 0;
+    for (int q = 0; q < kp->np; q++) {
+        int i = to[kp->pi[q]], j = to[kp->pj[q]];
+        if (i < 0 || j < 0) continue;
+        kp->pi[np] = (int16_t)i;
+        kp->pj[np++] = (int16_t)j;
+    }
+    kp->np = np;
+    kp->n = c->n;
     return 1;
 }
 
@@ -919,7 +1024,9 @@ static void keep_list(Collide *c, NavPairs *kp)
     for (int i = 0; i < c->n; i++) {
         kp->base_x[i] = c->b[i].x;
         kp->base_z[i] = c->b[i].z;
-        kp->radius[i] = c->b[i].active ? c->b[i].radius : -1;
+        /* -1: inactive; INT32_MIN, which no body fits: active with a
+         * negative radius (it could not be told from an inactive one) */
+        kp->radius[i] = !c->b[i].active ? -1 : c->b[i].radius < 0 ? INT32_MIN : c->b[i].radius;
     }
     kp->n = c->n;
     kp->np = list_by_sweep(c, 1, -1, -1, kp->pi, kp->pj);
@@ -934,10 +1041,15 @@ static void list_from_kept(Collide *c, const NavPairs *kp)
         c->base_x[i] = b[i].x;
         c->base_z[i] = b[i].z;
     }
+    /* listed(), knowing R > 0: a kept pair had it (near_pair) and kept_valid
+     * saw both bodies active and as large */
+    const int64_t M = NAV_MARGIN;
     int np = 0;
     for (int q = 0; q < kp->np; q++) {
         int i = kp->pi[q], j = kp->pj[q];
-        if (!listed(&b[i], &b[j])) continue;
+        int64_t r = (int64_t)b[i].radius + b[j].radius + M;
+        int64_t dx = (int64_t)b[j].x - b[i].x, dz = (int64_t)b[j].z - b[i].z;
+        if (dx * dx + dz * dz >= r * r || (b[i].pinned && b[j].pinned)) continue;
         c->pi[np] = (int16_t)i;
         c->pj[np] = (int16_t)j;
         c->tested[np++] = 0;
@@ -971,14 +1083,7 @@ void nav_collide(Nav *nav, const MapData *map, NavBody *bodies, int n)
     if (n < 2) return;
     c.b = bodies;
     c.n = n;
-    /* cells of one tile, or wider if a listed pair could span more */
-    int64_t rmax = 0;
-    for (int i = 0; i < n; i++)
-        if (bodies[i].active && bodies[i].radius > rmax) rmax = bodies[i].radius;
-    c.reach = 2 * rmax + NAV_MARGIN;
-    c.cs = c.reach > GOTA_TILE ? c.reach : GOTA_TILE;
-    if (c.cs > (int64_t)MAP_N * GOTA_TILE) c.cs = (int64_t)MAP_N * GOTA_TILE;
-    c.side = (int)(((int64_t)MAP_N * GOTA_TILE + c.cs - 1) / c.cs);    /* <= MAP_N */
+    c.reach = -1;                       /* collide_size, once a listing needs it */
     memset(c.moved_at, 0, (size_t)n * sizeof c.moved_at[0]);
     uint32_t seq = 0;
     if (!kept_valid(&c, &nav->pairs)) keep_list(&c, &nav->pairs);
@@ -996,13 +1101,20 @@ void nav_collide(Nav *nav, const MapData *map, NavBody *bodies, int n)
             }
             int i = c.pi[s], j = c.pj[s];
             /* the same two positions as at its last evaluation: the same no-op */
-            if (c.tested[s] && c.moved_at[i] < c.tested[s] && c.moved_at[j] < c.tested[s]) continue;
+            /* (tested 0: never evaluated, and no moved_at is below 0) */
+            uint32_t t = c.tested[s];
+            if (c.moved_at[i] < t && c.moved_at[j] < t) continue;
             c.tested[s] = ++seq;
             NavBody *a = &bodies[i], *b = &bodies[j];
             int64_t R = (int64_t)a->radius + b->radius;
             int64_t dx = (int64_t)b->x - a->x, dz = (int64_t)b->z - a->z, d2 = dx * dx + dz * dz;
-            if (!in_contact(a, b, R, d2)) continue;
-            int hit = push_apart(nav, map, a, b, R, dx, dz, d2);
+            /* a listed pair has R > 0 and is not both pinned (listed(); radii
+             * and pins do not change within a call): in_contact is d2 < R^2 */
+            if (d2 >= R * R) continue;
+            int hit = -1;
+            if (R <= NAV_FAST_R && !a->pinned && !b->pinned)
+                hit = push_fast(a, b, (int32_t)R, (int32_t)dx, (int32_t)dz, (uint32_t)d2);
+            if (hit < 0) hit = push_apart(nav, map, a, b, R, dx, dz, d2);
             if (!hit) continue;
             moved = 1;
             seq++;

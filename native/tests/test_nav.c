@@ -1162,6 +1162,150 @@ static void test_collide_ticks(void)
     free(nav);
 }
 
+/* Ticks of a crowd that only loses bodies (units die, the rest shift down),
+ * so the kept pair list is carried over by renumbering: every tick must
+ * match the plain passes, and the kept list must stay in pass order and hold
+ * every pair that overlapped at the call's start. */
+static void test_collide_deaths(void)
+{
+    MapData *m = field();
+    wall_column(m, 60, NULL, 0);
+    Nav *nav = new_nav();
+    enum { NB = 300, TICKS = 300 };
+    static NavBody fast[NB], plain[NB], start[NB];
+    static int32_t vx[NB];
+    lcg_state = 5;
+    int n = NB, differ = 0, renumbered = 0, missing = 0, disorder = 0;
+    for (int i = 0; i < NB; i++) {
+        fast[i].x = C(58) + (int32_t)(lcg() % 700000) - 350000;
+        fast[i].z = C(50) + (int32_t)(lcg() % 700000) - 350000;
+        if (map_tile_of(fast[i].x) == 60) fast[i].x -= GOTA_TILE;
+        fast[i].radius = (int32_t[]){13200, 16800}[lcg() % 2];
+        fast[i].active = 1;
+        fast[i].pinned = lcg() % 15 == 0;
+        vx[i] = i % 60 == 7 ? 3000 : 0;  /* a few walk through the crowd, past the kept margin */
+    }
+    for (int t = 0; t < TICKS && n > 2; t++) {
+        for (int i = 0; i < n; i++) {
+            if (t % 60 == 30) vx[i] = -vx[i];
+            fast[i].x += vx[i] + (int32_t)(lcg() % 601) - 300;
+            fast[i].z += (int32_t)(lcg() % 601) - 300;
+            if (map_tile_of(fast[i].x) == 60) fast[i].x -= GOTA_TILE;
+        }
+        int deaths = t % 3 == 0 ? (int)(lcg() % 4) : 0;
+        for (int d = 0; d < deaths && n > 2; d++) {
+            int k = (int)(lcg() % (uint32_t)n);
+            memmove(&fast[k], &fast[k + 1], (size_t)(n - k - 1) * sizeof fast[0]);
+            memmove(&vx[k], &vx[k + 1], (size_t)(n - k - 1) * sizeof vx[0]);
+            n--;
+        }
+        int kept_n = nav->pairs.np >= 0 ? nav->pairs.n : -1;
+        memcpy(plain, fast, (size_t)n * sizeof fast[0]);
+        memcpy(start, fast, (size_t)n * sizeof fast[0]);
+        nav_collide(nav, m, fast, n);
+        nav_collide_reference(nav, m, plain, n);
+        differ += memcmp(fast, plain, (size_t)n * sizeof fast[0]) != 0;
+        const NavPairs *kp = &nav->pairs;
+        if (kp->np < 0) continue;
+        CHECK_EQ(kp->n, n);
+        int moved_base = 0, strayed = 0;
+        for (int i = 0; i < n; i++) {
+            moved_base |= kp->base_x[i] != start[i].x || kp->base_z[i] != start[i].z;
+            /* each body stood within NAV_KEEP_STRAY (0.9 tile) of its kept
+             * base and was as large */
+            strayed += fx_dist2(kp->base_x[i], kp->base_z[i], start[i].x, start[i].z) > 54000LL * 54000 ||
+                       kp->radius[i] != start[i].radius;
+        }
+        CHECK_EQ(strayed, 0);
+        renumbered += kept_n > n && moved_base;     /* served, not swept again */
+        for (int q = 0; q < kp->np; q++) {
+            disorder += kp->pi[q] < 0 || kp->pi[q] >= kp->pj[q] || kp->pj[q] >= n;
+            if (q > 0) disorder += kp->pi[q - 1] > kp->pi[q] || (kp->pi[q - 1] == kp->pi[q] && kp->pj[q - 1] >= kp->pj[q]);
+        }
+        for (int i = 0; i < n; i++)
+            for (int j = i + 1; j < n; j++) {
+                int64_t R = (int64_t)start[i].radius + start[j].radius;
+                if (fx_dist2(start[i].x, start[i].z, start[j].x, start[j].z) >= R * R) continue;
+                int found = 0;
+                for (int q = 0; q < kp->np && !found; q++) found = kp->pi[q] == i && kp->pj[q] == j;
+                missing += !found;
+            }
+    }
+    /* an active body of negative radius in a kept list, inactive (with a
+     * real radius) the next tick: it must take no part */
+    static NavBody odd[3];
+    odd[0] = (NavBody){ C(50), C(50), -1, 1, 0 };
+    odd[1] = (NavBody){ C(50) + 20000, C(50), 16800, 1, 0 };
+    odd[2] = (NavBody){ C(50) + 200000, C(50), 16800, 1, 0 };
+    nav_collide(nav, m, odd, 3);
+    odd[0].active = 0;
+    odd[0].radius = 16800;
+    memcpy(plain, odd, sizeof odd);
+    nav_collide(nav, m, odd, 3);
+    nav_collide_reference(nav, m, plain, 3);
+    differ += memcmp(odd, plain, sizeof odd) != 0;
+    CHECK_EQ(differ, 0);
+    CHECK_EQ(disorder, 0);
+    CHECK_EQ(missing, 0);
+    CHECK(renumbered >= 10);
+    printf("  collide deaths: %d of %d ticks served by a renumbered kept list\n", renumbered, TICKS);
+    free(m);
+    nav_release(nav);
+    free(nav);
+}
+
+/* nav_collide's 32-bit fast path (push_fast, step_in_tile) against the plain
+ * passes where it must hand over: crowds at the map's corners and rim tiles,
+ * pressed on tile edges and walls, coincident centres, pinned bodies and
+ * radii on both sides of NAV_FAST_R */
+static void test_collide_edges(void)
+{
+    MapData *m = field();
+    wall_column(m, 60, NULL, 0);
+    wall(m, 2, 2); wall(m, MAP_N - 3, 1);
+    Nav *nav = new_nav();
+    enum { NB = 120 };
+    static NavBody fast[NB], plain[NB];
+    const int32_t lo = -MAP_HALF_WORLD, hi = MAP_HALF_WORLD - 1;
+    const int32_t at[][2] = {
+        { lo, lo }, { hi, hi }, { lo, hi }, { hi, 0 }, { 0, lo },           /* map corners and rims */
+        { lo + GOTA_TILE, lo + GOTA_TILE }, { hi - GOTA_TILE, lo + GOTA_TILE },   /* rim tile corners */
+        { E(60), C(50) }, { E(30), E(40) }, { C(3), C(3) }, { C(MAP_N - 3), C(2) },
+    };
+    lcg_state = 23;
+    int differ = 0, rounds = 0;
+    for (int round = 0; round < 220; round++) {
+        int k = round % (int)(sizeof at / sizeof at[0]);
+        int n = 2 + (int)(lcg() % (NB - 1));
+        uint32_t spread = 2000u + (uint32_t)(lcg() % 300000u);
+        for (int i = 0; i < n; i++) {
+            int64_t x = (int64_t)at[k][0] + (int64_t)(lcg() % spread) - (int64_t)spread / 2;
+            int64_t z = (int64_t)at[k][1] + (int64_t)(lcg() % spread) - (int64_t)spread / 2;
+            if (lcg() % 4 == 0) x = x / GOTA_TILE * GOTA_TILE + (int64_t)(lcg() % 3) - 1;   /* on a tile edge */
+            if (lcg() % 8 == 0 && i > 0) { x = fast[i - 1].x; z = fast[i - 1].z; }   /* coincident */
+            if (x < lo) x = lo;
+            if (x > hi) x = hi;
+            if (z < lo) z = lo;
+            if (z > hi) z = hi;
+            fast[i].x = (int32_t)x;
+            fast[i].z = (int32_t)z;
+            fast[i].radius = (int32_t[]){13200, 16800, 18000, 32767, 32768, 40000, 1, 0}[lcg() % 8];
+            fast[i].active = lcg() % 13 != 0;
+            fast[i].pinned = lcg() % 9 == 0;
+        }
+        memcpy(plain, fast, (size_t)n * sizeof fast[0]);
+        nav_collide(nav, m, fast, n);
+        nav_collide_reference(nav, m, plain, n);
+        differ += memcmp(fast, plain, (size_t)n * sizeof fast[0]) != 0;
+        rounds++;
+    }
+    CHECK_EQ(rounds, 220);
+    CHECK_EQ(differ, 0);
+    free(m);
+    nav_release(nav);
+    free(nav);
+}
+
 int main(void)
 {
     test_line_clear();
@@ -1180,5 +1324,7 @@ int main(void)
     test_collide();
     test_collide_reference();
     test_collide_ticks();
+    test_collide_edges();
+    test_collide_deaths();
     return check_report("test_nav");
 }
