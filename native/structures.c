@@ -16,6 +16,8 @@
 #include "world.h"
 #include "fixmath.h"
 
+_Static_assert(MAP_BUILDINGS <= UINT8_MAX, "building indices fit uint8_t");
+
 static int is_structure(int kind)
 {
     return kind == GOTA_KIND_TOWER || kind == GOTA_KIND_BARRACKS || kind == GOTA_KIND_GOD;
@@ -51,6 +53,11 @@ void structures_spawn(GotaMatch *m)
         m->building_alive[i] = 1;
         if (b->kind == GOTA_KIND_GOD) m->god_slot[b->team] = slot;
         nav_set_footprint(&m->nav, b, 1);
+        for (int l = 0; l < 3; l++)
+            if ((b->team == GOTA_TEAM_RED || b->team == GOTA_TEAM_BLUE) &&
+                ((b->kind == GOTA_KIND_BARRACKS && b->lane == l) ||
+                 (b->kind == GOTA_KIND_TOWER && b->tier == GOTA_TIER_GUARD)))
+                m->next_enemy_cand[b->team][l][m->next_enemy_cand_n[b->team][l]++] = (uint8_t)i;
     }
 }
 
@@ -111,7 +118,10 @@ int structure_next_enemy(const GotaMatch *m, int team, int lane, int32_t x, int3
     if (m->lane_front[enemy][lane] >= 0) return m->lane_front[enemy][lane];
     int best_barracks = -1, best_guard = -1;
     int64_t d_barracks = INT64_MAX, d_guard = INT64_MAX;
-    for (int i = 0; i < map->building_n; i++) {
+    /* only the lane's barracks and the guards can win: the rest of the
+     * buildings are skipped without changing the order of the others */
+    for (int k = 0; k < m->next_enemy_cand_n[enemy][lane]; k++) {
+        int i = m->next_enemy_cand[enemy][lane][k];
         const MapBuilding *b = &map->building[i];
         if (!m->building_alive[i] || b->team != enemy) continue;
         int slot = m->building_slot[i];

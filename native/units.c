@@ -42,8 +42,10 @@ void match_event(GotaMatch *m, int type, int slot, int other_id, int value)
  * every negative quotient clamps to 0 either way) */
 static int bucket_coord(int32_t v)
 {
-    int b = (v + MAP_HALF_WORLD) / (BUCKET_TILES * GOTA_TILE);
-    return b < 0 ? 0 : (b >= BUCKET_N ? BUCKET_N - 1 : b);
+    /* unsigned: a negative w wraps to a quotient far above BUCKET_N */
+    int32_t w = v + MAP_HALF_WORLD;
+    uint32_t b = (uint32_t)w / (BUCKET_TILES * GOTA_TILE);
+    return b < BUCKET_N ? (int)b : (w < 0 ? 0 : BUCKET_N - 1);
 }
 
 static int is_mobile(int kind)
@@ -55,16 +57,19 @@ static int is_mobile(int kind)
  * the only other one a mobile unit has) */
 static int team_class(int team)
 {
-    return team == GOTA_TEAM_RED ? 0 : team == GOTA_TEAM_BLUE ? 1 : 2;
+    _Static_assert(GOTA_TEAM_RED == 0 && GOTA_TEAM_BLUE == 1, "team classes are the team numbers");
+    return (unsigned)team < 2 ? team : 2;
 }
 
 _Static_assert(BUCKET_N <= 32, "a bucket row fits 32 bits");
 _Static_assert(GOTA_MAX_UNITS <= INT16_MAX, "bucket bounds fit int16_t");
 
-/* Counting sort of the living mobile units by bucket, in slot order, and the
- * row masks of the buckets holding each class's hostiles. Only occupied
- * buckets are touched (last tick's to empty them, this tick's to fill them),
- * not all BUCKET_N * BUCKET_N. */
+_Static_assert(BUCKET_N + 4 <= 64, "a widened bucket row fits 64 bits");
+
+/* Counting sort of the living mobile units by bucket, in slot order, the row
+ * masks of the buckets holding each class's hostiles, and bucket_near. Only
+ * occupied buckets are touched (last tick's to empty them, this tick's to
+ * fill them), not all BUCKET_N * BUCKET_N. */
 void match_buckets_build(GotaMatch *m)
 {
     int16_t *start = m->bucket_start, *end = m->bucket_end;
@@ -76,14 +81,19 @@ void match_buckets_build(GotaMatch *m)
     }
     uint32_t rows[3][BUCKET_N];         /* per class: bit bx = bucket holds one */
     memset(rows, 0, sizeof rows);
-    int16_t bucket[GOTA_MAX_UNITS];     /* each unit's bucket, -1 when not bucketed */
+    int16_t list[GOTA_MAX_UNITS], list_b[GOTA_MAX_UNITS];   /* bucketed slots, slot order, and their buckets */
+    int n = 0;
+    m->bucket_units = m->unit_n;
     for (int i = 0; i < m->unit_n; i++) {
         const GotaUnit *u = &m->unit[i];
-        bucket[i] = -1;
+        m->bucket_bz[i] = 0xFF;
         if (!u->alive || !is_mobile(u->kind)) continue;
         int bx = bucket_coord(m->snap_x[i]), bz = bucket_coord(m->snap_z[i]);
         int b = bz * BUCKET_N + bx;
-        bucket[i] = (int16_t)b;
+        m->bucket_bx[i] = (uint8_t)bx;
+        m->bucket_bz[i] = (uint8_t)bz;
+        list[n] = (int16_t)i;
+        list_b[n++] = (int16_t)b;
         end[b]++;                       /* the count, for now */
         rows[team_class(u->team)][bz] |= 1u << bx;
     }
@@ -102,8 +112,20 @@ void match_buckets_build(GotaMatch *m)
             end[b] = start[b];          /* the fill point: ends at start + count */
         }
     }
-    for (int i = 0; i < m->unit_n; i++)
-        if (bucket[i] >= 0) m->bucket_item[end[bucket[i]]++] = (int32_t)i;
+    for (int k = 0; k < n; k++) m->bucket_item[end[list_b[k]]++] = list[k];
+    /* bucket_near: each class's rows OR-ed over rows bz - 2 .. bz + 2, then
+     * widened by 2 buckets each way along x (64 bits: nothing shifts out) */
+    for (int c = 0; c < 3; c++) {
+        uint64_t p[BUCKET_N + 4];       /* row bz at p[bz + 2], zero rows around */
+        p[0] = p[1] = p[BUCKET_N + 2] = p[BUCKET_N + 3] = 0;
+        for (int bz = 0; bz < BUCKET_N; bz++) p[bz + 2] = m->bucket_rows[c][bz];
+        for (int bz = 0; bz < BUCKET_N; bz++) {
+            uint64_t v = p[bz] | p[bz + 1] | p[bz + 2] | p[bz + 3] | p[bz + 4];
+            uint64_t w = v | v << 1;    /* v shifted by 0..1 */
+            w |= w << 2 | v << 4;       /* 0..4 */
+            m->bucket_near[c][bz] = (uint32_t)(w >> 2);
+        }
+    }
 }
 
 /* Distance from v to the world span of bucket row/column c along one axis;
@@ -158,6 +180,21 @@ void match_scan(const GotaMatch *m, int from, int32_t radius, unit_visit_fn visi
 
 void match_scan_hostile(const GotaMatch *m, int from, int32_t radius, unit_visit_fn visit, void *ctx)
 {
+    /* Most scans find no hostile near: answer those here, before scan's
+     * setup. A visited unit is within |radius| < 2 spans of from, so its
+     * bucket is within 2 buckets of from's on both axes (bucket_coord is a
+     * clamped floor), where bucket_near marks every hostile bucket. */
+    if (radius < 2 * BUCKET_TILES * GOTA_TILE && radius > -2 * BUCKET_TILES * GOTA_TILE) {
+        int bx, bz;
+        if (from < m->bucket_units && m->bucket_bz[from] != 0xFF) {
+            bx = m->bucket_bx[from];
+            bz = m->bucket_bz[from];
+        } else {
+            bx = bucket_coord(m->snap_x[from]);
+            bz = bucket_coord(m->snap_z[from]);
+        }
+        if (!(m->bucket_near[team_class(m->unit[from].team)][bz] >> bx & 1u)) return;
+    }
     scan(m, from, radius, 1, visit, ctx);
 }
 

@@ -101,6 +101,10 @@ struct GotaMatch {
     uint8_t building_alive[MAP_BUILDINGS];
     uint8_t seen_destroyed[2][MAP_BUILDINGS];   /* enemy destruction a team has seen */
     int32_t lane_front[2][3];     /* per team and lane: lowest standing tower tier's slot, -1 none */
+    /* per team and lane, in building order: the team's barracks of that lane
+     * and its god guards (structure_next_enemy's candidates; map data, set at spawn) */
+    uint8_t next_enemy_cand[2][3][MAP_BUILDINGS];
+    uint8_t next_enemy_cand_n[2][3];
 
     GotaUnit unit[GOTA_MAX_UNITS];
     UnitState st[GOTA_MAX_UNITS];
@@ -116,6 +120,13 @@ struct GotaMatch {
      * neutral [2] (the hostile ones of each team), or any unit [3] */
     uint32_t bucket_rows[4][BUCKET_N];
     uint32_t bucket_rows_used[4];       /* per class: bit bz = bucket_rows[c][bz] != 0 */
+    /* per hostile class 0..2, bit bx of row bz: some bucket of bucket_rows[c]
+     * lies within 2 buckets (both axes) of bucket (bx, bz); a scan of radius
+     * under 2 bucket spans from a bucket without it visits nothing */
+    uint32_t bucket_near[3][BUCKET_N];
+    uint8_t bucket_bx[GOTA_MAX_UNITS], bucket_bz[GOTA_MAX_UNITS];   /* each slot's bucket at the
+                                           build; bucket_bz 0xFF when not bucketed */
+    int32_t bucket_units;               /* unit_n at the build: bucket_bx/bz are valid below it */
 
     Hit hit[HIT_QUEUE_MAX];
     int32_t hit_n;
