@@ -58,7 +58,10 @@ void structures_spawn(GotaMatch *m)
                 ((b->kind == GOTA_KIND_BARRACKS && b->lane == l) ||
                  (b->kind == GOTA_KIND_TOWER && b->tier == GOTA_TIER_GUARD)))
                 m->next_enemy_cand[b->team][l][m->next_enemy_cand_n[b->team][l]++] = (uint8_t)i;
+        for (int t = 0; t < 2; t++)
+            if (b->team != t) m->enemy_building[t][m->enemy_building_n[t]++] = (uint8_t)i;
     }
+    unit_footprint_boxes(m);
 }
 
 int unit_target_slot(const GotaMatch *m, int slot)

@@ -105,6 +105,13 @@ struct GotaMatch {
      * and its god guards (structure_next_enemy's candidates; map data, set at spawn) */
     uint8_t next_enemy_cand[2][3][MAP_BUILDINGS];
     uint8_t next_enemy_cand_n[2][3];
+    /* per team, in building order: the buildings of the other team (hero acquisition) */
+    uint8_t enemy_building[2][MAP_BUILDINGS];
+    uint8_t enemy_building_n[2];
+    /* per building: its footprint's bounding box in world units (x0, z0, x1, z1)
+     * and whether the footprint fills it (set at spawn; unit_building_dist2) */
+    int32_t footprint_box[MAP_BUILDINGS][4];
+    uint8_t footprint_rect[MAP_BUILDINGS];
 
     GotaUnit unit[GOTA_MAX_UNITS];
     UnitState st[GOTA_MAX_UNITS];
@@ -169,6 +176,13 @@ void match_update_seen(GotaMatch *m);
 int unit_attack_reach_ok(const GotaMatch *m, int attacker, int target, int32_t ax, int32_t az);
 /* Squared distance from (x,z) to the nearest point of a building's footprint tiles. */
 int64_t unit_footprint_dist2(const MapBuilding *b, int32_t x, int32_t z);
+/* The same for map building i, from the box when the footprint fills it. */
+int64_t unit_building_dist2(const GotaMatch *m, int i, int32_t x, int32_t z);
+/* Squared distance to building i's footprint box: never more than
+ * unit_footprint_dist2 (INT64_MAX without a footprint, as there). */
+int64_t unit_building_box_dist2(const GotaMatch *m, int i, int32_t x, int32_t z);
+/* footprint_box and footprint_rect of every building (structures_spawn). */
+void unit_footprint_boxes(GotaMatch *m);
 /* Slot of the unit with this id, -1 when none (free slots never match). */
 int unit_slot_of_id(const GotaMatch *m, int32_t id);
 int unit_visible_to(const GotaMatch *m, int team, int slot);

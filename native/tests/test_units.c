@@ -1,7 +1,8 @@
 /* test_units.c -- the shortcuts of target acquisition against plain
  * computations: match_scan_hostile's early answer (bucket_near) against every
- * unit tested one by one, and structure_next_enemy's candidate lists against
- * a loop over every building. */
+ * unit tested one by one, structure_next_enemy's candidate lists against a
+ * loop over every building, and unit_building_dist2's boxes against the
+ * footprint's tiles. */
 #include <stdlib.h>
 #include <string.h>
 #include "world.h"
@@ -177,8 +178,67 @@ static void test_next_enemy(void)
     gota_match_free(m);
 }
 
+static void compare_building_dists(const GotaMatch *m)
+{
+    for (int i = 0; i < m->map->building_n; i++) {
+        const MapBuilding *b = &m->map->building[i];
+        for (int k = 0; k < 400; k++) {
+            int32_t x, z;
+            if (k < 200) {   /* near the building, tile corners and edges included */
+                x = b->x + rnd(-5, 5) * GOTA_TILE / 2 + (k % 3 ? 0 : rnd(-1000, 1000));
+                z = b->z + rnd(-5, 5) * GOTA_TILE / 2 + (k % 5 ? 0 : rnd(-1000, 1000));
+            } else {
+                x = rnd(-MAP_HALF_WORLD - 100000, MAP_HALF_WORLD + 100000);
+                z = rnd(-MAP_HALF_WORLD - 100000, MAP_HALF_WORLD + 100000);
+            }
+            int64_t plain = unit_footprint_dist2(b, x, z);
+            CHECK_EQ(unit_building_dist2(m, i, x, z), plain);
+            CHECK(unit_building_box_dist2(m, i, x, z) <= plain);
+        }
+    }
+}
+
+/* unit_building_dist2 against the tile loop: on the real buildings, and on
+ * footprints made into rectangles, rectangles with a hole, and duplicates. */
+static void test_building_dist(void)
+{
+    GotaConfig cfg;
+    gota_config_default(&cfg);
+    cfg.heroes = 0;
+    GotaMatch *m = gota_match_new(&cfg, NULL);
+    CHECK(m != NULL);
+    if (!m) return;
+    int rects = 0;
+    for (int i = 0; i < m->map->building_n; i++) rects += m->footprint_rect[i];
+    CHECK(rects > 0);
+    compare_building_dists(m);
+    static MapData map;
+    const MapData *real = m->map;
+    map = *real;
+    for (int i = 0; i < map.building_n; i++) {
+        MapBuilding *b = &map.building[i];
+        int t0 = map_index_of(b->x, b->z), w = 1 + i % 4, h = 1 + i % 3, n = 0;
+        for (int dz = 0; dz < h; dz++)
+            for (int dx = 0; dx < w; dx++) b->footprint[n++] = (uint16_t)(t0 + dz * MAP_N + dx);
+        if (i % 5 == 1 && n > 1) b->footprint[n - 1] = b->footprint[0];              /* a duplicate */
+        if (i % 5 == 2 && n > 2) { b->footprint[1] = b->footprint[n - 1]; n--; }      /* a hole */
+        if (i % 5 == 3) b->footprint[n++] = (uint16_t)(t0 + 3 * MAP_N + 6);          /* a stray tile */
+        b->footprint_n = i % 7 == 6 ? 0 : n;
+    }
+    m->map = &map;
+    unit_footprint_boxes(m);
+    rects = 0;
+    for (int i = 0; i < map.building_n; i++) rects += m->footprint_rect[i];
+    CHECK(rects > 0 && rects < map.building_n);
+    compare_building_dists(m);
+    m->map = real;
+    unit_footprint_boxes(m);
+    gota_match_free(m);
+}
+
 int main(void)
 {
+    test_building_dist();
     test_scan_shortcut();
     test_next_enemy();
     return check_report("test_units");
