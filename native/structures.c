@@ -13,6 +13,7 @@
  * Destroying a building frees its footprint (nav revision bumps) and stops
  * that barracks' waves. Barracks and gods never attack.
  */
+#include <string.h>
 #include "world.h"
 #include "fixmath.h"
 
@@ -75,6 +76,14 @@ int unit_target_slot(const GotaMatch *m, int slot)
 void structures_sync(GotaMatch *m)
 {
     const MapData *map = m->map;
+    /* exposure and lane fronts follow from building_alive alone (the map
+     * fixed); unchanged, with our last writes intact, a run changes nothing */
+    if (m->sync_map == map && memcmp(m->sync_alive, m->building_alive, sizeof m->sync_alive) == 0 &&
+        memcmp(m->sync_front, m->lane_front, sizeof m->sync_front) == 0) {
+        int same = 1;
+        for (int i = 0; i < map->building_n; i++) same &= m->unit[m->building_slot[i]].exposed == m->sync_exposed[i];
+        if (same) return;
+    }
     int lane_towers_dead[2][3] = {{0}}, tier_dead[2][3][3] = {{{0}}}, guards_dead[2] = {0};
     for (int i = 0; i < map->building_n; i++) {
         const MapBuilding *b = &map->building[i];
@@ -111,7 +120,11 @@ void structures_sync(GotaMatch *m)
         }
         if (exposed && !u->exposed && u->alive) match_event(m, GOTA_EVENT_EXPOSED, m->building_slot[i], -1, 0);
         u->exposed = (int8_t)exposed;
+        m->sync_exposed[i] = (int8_t)exposed;
     }
+    m->sync_map = map;
+    memcpy(m->sync_alive, m->building_alive, sizeof m->sync_alive);
+    memcpy(m->sync_front, m->lane_front, sizeof m->sync_front);
 }
 
 int structure_next_enemy(const GotaMatch *m, int team, int lane, int32_t x, int32_t z)

@@ -112,6 +112,12 @@ struct GotaMatch {
      * and whether the footprint fills it (set at spawn; unit_building_dist2) */
     int32_t footprint_box[MAP_BUILDINGS][4];
     uint8_t footprint_rect[MAP_BUILDINGS];
+    /* structures_sync's inputs and outputs at its last full run: while they
+     * all still hold, a run would write the same values and emit nothing */
+    const MapData *sync_map;            /* NULL: no run yet */
+    uint8_t sync_alive[MAP_BUILDINGS];
+    int8_t sync_exposed[MAP_BUILDINGS];
+    int32_t sync_front[2][3];
 
     GotaUnit unit[GOTA_MAX_UNITS];
     UnitState st[GOTA_MAX_UNITS];

@@ -1,8 +1,8 @@
 /* test_units.c -- the shortcuts of target acquisition against plain
  * computations: match_scan_hostile's early answer (bucket_near) against every
  * unit tested one by one, structure_next_enemy's candidate lists against a
- * loop over every building, and unit_building_dist2's boxes against the
- * footprint's tiles. */
+ * loop over every building, unit_building_dist2's boxes against the
+ * footprint's tiles, and structures_sync's early return against full runs. */
 #include <stdlib.h>
 #include <string.h>
 #include "world.h"
@@ -236,8 +236,47 @@ static void test_building_dist(void)
     gota_match_free(m);
 }
 
+/* structures_sync's early return against a full run on a copy, through
+ * deaths, revivals and outside writes to exposed and lane_front. */
+static void test_sync_skip(void)
+{
+    GotaConfig cfg;
+    gota_config_default(&cfg);
+    cfg.heroes = 0;
+    GotaMatch *m = gota_match_new(&cfg, NULL), *full = malloc(sizeof *full);
+    CHECK(m != NULL && full != NULL);
+    if (!m || !full) { gota_match_free(m); free(full); return; }
+    const MapData *map = m->map;
+    for (int round = 0; round < 3000; round++) {
+        int what = rnd(0, 9);
+        int i = rnd(0, map->building_n - 1), slot = m->building_slot[i];
+        if (what == 0) { m->building_alive[i] = 0; m->unit[slot].alive = 0; }
+        else if (what == 1) { m->building_alive[i] = 1; m->unit[slot].alive = 1; }
+        else if (what == 2) m->unit[slot].exposed ^= 1;
+        else if (what == 3) m->lane_front[rnd(0, 1)][rnd(0, 2)] = rnd(-1, 40);
+        else if (what == 4) m->unit[slot].alive ^= 1;
+        memcpy(full, m, sizeof *full);
+        full->sync_map = NULL;
+        structures_sync(m);
+        structures_sync(full);
+        CHECK(memcmp(m->lane_front, full->lane_front, sizeof m->lane_front) == 0);
+        for (int k = 0; k < map->building_n; k++)
+            CHECK_EQ(m->unit[m->building_slot[k]].exposed, full->unit[full->building_slot[k]].exposed);
+        CHECK_EQ(m->event_next, full->event_next);
+        CHECK(memcmp(m->event, full->event, sizeof m->event) == 0);
+        if (round % 500 == 499)   /* everything back, as at the start */
+            for (int k = 0; k < map->building_n; k++) {
+                m->building_alive[k] = 1;
+                m->unit[m->building_slot[k]].alive = 1;
+            }
+    }
+    free(full);
+    gota_match_free(m);
+}
+
 int main(void)
 {
+    test_sync_skip();
     test_building_dist();
     test_scan_shortcut();
     test_next_enemy();
