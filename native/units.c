@@ -218,26 +218,6 @@ int unit_slot_of_id(const GotaMatch *m, int32_t id)
     return -1;
 }
 
-int unit_visible_to(const GotaMatch *m, int team, int slot)
-{
-    return team >= 0 && team < 2 && m->seen[team][slot];
-}
-
-int unit_hostile(const GotaMatch *m, int a, int b)
-{
-    return m->unit[a].team != m->unit[b].team;
-}
-
-int unit_attackable(const GotaMatch *m, int slot)
-{
-    const GotaUnit *u = &m->unit[slot];
-    if (!u->alive) return 0;
-    if (u->kind == GOTA_KIND_TOWER || u->kind == GOTA_KIND_BARRACKS || u->kind == GOTA_KIND_GOD)
-        return u->exposed;
-    if (u->kind == GOTA_KIND_NEUTRAL) return !camp_returning(m, slot);
-    return 1;
-}
-
 int64_t unit_footprint_dist2(const MapBuilding *b, int32_t x, int32_t z)
 {
     int64_t best = INT64_MAX;

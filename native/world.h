@@ -191,9 +191,27 @@ int64_t unit_building_box_dist2(const GotaMatch *m, int i, int32_t x, int32_t z)
 void unit_footprint_boxes(GotaMatch *m);
 /* Slot of the unit with this id, -1 when none (free slots never match). */
 int unit_slot_of_id(const GotaMatch *m, int32_t id);
-int unit_visible_to(const GotaMatch *m, int team, int slot);
-int unit_hostile(const GotaMatch *m, int a, int b);
-int unit_attackable(const GotaMatch *m, int slot);
+/* The three tests of every acquisition loop, inline (called about a million
+ * times a match). */
+static inline int unit_visible_to(const GotaMatch *m, int team, int slot)
+{
+    return team >= 0 && team < 2 && m->seen[team][slot];
+}
+
+static inline int unit_hostile(const GotaMatch *m, int a, int b)
+{
+    return m->unit[a].team != m->unit[b].team;
+}
+
+static inline int unit_attackable(const GotaMatch *m, int slot)
+{
+    const GotaUnit *u = &m->unit[slot];
+    if (!u->alive) return 0;
+    if (u->kind == GOTA_KIND_TOWER || u->kind == GOTA_KIND_BARRACKS || u->kind == GOTA_KIND_GOD)
+        return u->exposed;
+    if (u->kind == GOTA_KIND_NEUTRAL) return !camp_returning(m, slot);
+    return 1;
+}
 void unit_move_toward(GotaMatch *m, int slot, int32_t gx, int32_t gz);
 void unit_swing(GotaMatch *m, int slot, int target);
 void unit_stop_swing(GotaMatch *m, int slot);
