@@ -65,13 +65,6 @@ void structures_spawn(GotaMatch *m)
     unit_footprint_boxes(m);
 }
 
-int unit_target_slot(const GotaMatch *m, int slot)
-{
-    int t = m->st[slot].target;
-    if (t < 0 || m->unit[slot].target_id < 0 || m->unit[t].id != m->unit[slot].target_id) return -1;
-    return t;
-}
-
 /* Exposure of every building from the current deaths; emits EXPOSED events. */
 void structures_sync(GotaMatch *m)
 {
@@ -127,7 +120,8 @@ void structures_sync(GotaMatch *m)
     memcpy(m->sync_front, m->lane_front, sizeof m->sync_front);
 }
 
-int structure_next_enemy(const GotaMatch *m, int team, int lane, int32_t x, int32_t z)
+/* structure_next_enemy (world.h) once the lane has no standing tower. */
+int structure_past_front(const GotaMatch *m, int team, int lane, int32_t x, int32_t z)
 {
     const MapData *map = m->map;
     int enemy = 1 - team;

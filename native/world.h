@@ -221,9 +221,19 @@ void structures_spawn(GotaMatch *m);
 /* The lane's next enemy structure for a creep of `team`: the lowest standing
  * tower tier of the lane, then the nearest lane barracks, then the nearest
  * exposed guard. -1 when none stands. */
-int structure_next_enemy(const GotaMatch *m, int team, int lane, int32_t x, int32_t z);
+int structure_past_front(const GotaMatch *m, int team, int lane, int32_t x, int32_t z);
+static inline int structure_next_enemy(const GotaMatch *m, int team, int lane, int32_t x, int32_t z)
+{
+    int front = m->lane_front[1 - team][lane];   /* the common answer, inline */
+    return front >= 0 ? front : structure_past_front(m, team, lane, x, z);
+}
 /* Slot of `slot`'s target if it still names the same unit, else -1. */
-int unit_target_slot(const GotaMatch *m, int slot);
+static inline int unit_target_slot(const GotaMatch *m, int slot)
+{
+    int t = m->st[slot].target;
+    if (t < 0 || m->unit[slot].target_id < 0 || m->unit[t].id != m->unit[slot].target_id) return -1;
+    return t;
+}
 void structures_sync(GotaMatch *m);
 void towers_update(GotaMatch *m);
 void structure_destroyed(GotaMatch *m, int slot, int killer);
