@@ -1,6 +1,6 @@
 /*
  * units.c -- what every unit kind shares: slots and ids, the event log, the
- * per-tick spatial buckets, visibility and hostility tests, attack reach
+ * per-tick spatial buckets and hostile scans, attack reach
  * (rules section 3.1: centre range for units, max(range, 105,000) to the
  * nearest point of a tower or barracks footprint, 255,000 to a god's centre),
  * the swing counter, and path following for mobile units (rules section 6:

@@ -191,8 +191,8 @@ int64_t unit_building_box_dist2(const GotaMatch *m, int i, int32_t x, int32_t z)
 void unit_footprint_boxes(GotaMatch *m);
 /* Slot of the unit with this id, -1 when none (free slots never match). */
 int unit_slot_of_id(const GotaMatch *m, int32_t id);
-/* The three tests of every acquisition loop, inline (called about a million
- * times a match). */
+/* Visibility, hostility and attackability: the tests of every acquisition
+ * loop, inline (called about a million times a match). */
 static inline int unit_visible_to(const GotaMatch *m, int team, int slot)
 {
     return team >= 0 && team < 2 && m->seen[team][slot];
