@@ -67,7 +67,7 @@ static const int32_t TIER_HP[4] = { 0, 100, 180, 300 };
 static const int32_t TIER_DAMAGE[4] = { 0, 8, 14, 20 };
 
 /* ---- lookups ------------------------------------------------------------ */
-static int camp_of(const GotaMatch *m, int slot)
+static inline int camp_of(const GotaMatch *m, int slot)
 {
     if (!m || slot < 0 || slot >= GOTA_MAX_UNITS || m->unit[slot].kind != GOTA_KIND_NEUTRAL) return -1;
     int c = m->st[slot].camp;
@@ -75,7 +75,7 @@ static int camp_of(const GotaMatch *m, int slot)
 }
 
 /* Slot of member k while it lives (its slot may have been freed and reused). */
-static int member_slot(const GotaMatch *m, int c, int k)
+static inline int member_slot(const GotaMatch *m, int c, int k)
 {
     int slot = m->camp[c].member[k];
     if (slot < 0 || slot >= GOTA_MAX_UNITS || camp_of(m, slot) != c || !m->unit[slot].alive) return -1;

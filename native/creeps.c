@@ -143,13 +143,15 @@ static int creep_structure_target(const GotaMatch *m, int c)
 {
     const GotaUnit *u = &m->unit[c];
     int32_t x = m->snap_x[c], z = m->snap_z[c];
+    /* the distance first: it fails for most creeps, and the tests are pure */
     int s = structure_next_enemy(m, u->team, u->lane, x, z);
-    if (s >= 0 && unit_attackable(m, s) && unit_visible_to(m, u->team, s) &&
-        fx_dist2(x, z, m->unit[s].x, m->unit[s].z) <= (int64_t)CREEP_STRUCTURE_ACQUIRE * CREEP_STRUCTURE_ACQUIRE)
+    if (s >= 0 &&
+        fx_dist2(x, z, m->unit[s].x, m->unit[s].z) <= (int64_t)CREEP_STRUCTURE_ACQUIRE * CREEP_STRUCTURE_ACQUIRE &&
+        unit_attackable(m, s) && unit_visible_to(m, u->team, s))
         return s;
     int god = m->god_slot[1 - u->team];
-    if (unit_attackable(m, god) && unit_visible_to(m, u->team, god) &&
-        fx_dist2(x, z, m->unit[god].x, m->unit[god].z) <= (int64_t)GOD_REACH * GOD_REACH)
+    if (fx_dist2(x, z, m->unit[god].x, m->unit[god].z) <= (int64_t)GOD_REACH * GOD_REACH &&
+        unit_attackable(m, god) && unit_visible_to(m, u->team, god))
         return god;
     return -1;
 }

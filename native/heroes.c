@@ -488,14 +488,21 @@ static int hero_acquire(const GotaMatch *m, int slot, int attack_move)
     Acquire a = {-1, 0, 0, 0, u->team, attack_move, (int64_t)radius * radius};
     match_scan_hostile(m, slot, radius, acquire_visit, &a);
     int32_t x = m->snap_x[slot], z = m->snap_z[slot];
-    for (int i = 0; i < m->map->building_n; i++) {
+    /* a hero's team is red or blue: only the other team's buildings can pass */
+    int own = u->team == GOTA_TEAM_RED || u->team == GOTA_TEAM_BLUE;
+    int n = own ? m->enemy_building_n[u->team] : m->map->building_n;
+    for (int k = 0; k < n; k++) {
+        int i = own ? m->enemy_building[u->team][k] : k;
         int b = m->building_slot[i];
         const GotaUnit *bu = &m->unit[b];
-        /* own and unexposed buildings fail target_valid: skip them before the call */
-        if (bu->team == u->team || !bu->exposed || !target_valid(m, slot, b)) continue;
-        int64_t d2 = bu->kind == GOTA_KIND_GOD ? fx_dist2(x, z, bu->x, bu->z)
-                                               : unit_footprint_dist2(&m->map->building[i], x, z);
-        if (d2 <= a.r2) acquire_offer(m, &a, b, d2, bu->x, bu->z);
+        /* own and unexposed buildings fail target_valid: skip them before the
+         * call; then the distance (pure, like target_valid), which rules out
+         * most, the footprint's box first (never farther than the footprint) */
+        if (bu->team == u->team || !bu->exposed) continue;
+        int god = bu->kind == GOTA_KIND_GOD;
+        if (!god && unit_building_box_dist2(m, i, x, z) > a.r2) continue;
+        int64_t d2 = god ? fx_dist2(x, z, bu->x, bu->z) : unit_building_dist2(m, i, x, z);
+        if (d2 <= a.r2 && target_valid(m, slot, b)) acquire_offer(m, &a, b, d2, bu->x, bu->z);
     }
     return a.slot;
 }

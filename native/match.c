@@ -303,7 +303,7 @@ static void phase_collision(GotaMatch *m)
     for (int i = 0; i < m->unit_n; i++) {
         const GotaUnit *u = &m->unit[i];
         if (!u->alive || u->radius_q == 0) continue;
-        int seat = hero_seat_of_slot(m, i);
+        int seat = u->kind == GOTA_KIND_HERO ? hero_seat_of_slot(m, i) : -1;   /* -1 for others anyway */
         const HeroState *h = seat >= 0 ? &m->hero[seat] : NULL;
         int pinned = h ? (h->stun > 0 || h->root > 0 || h->channel > 0) : (m->st[i].stun > 0 || m->st[i].root > 0);
         body[n] = (NavBody){u->x, u->z, u->radius_q * GOTA_TILE / 100, 1, (uint8_t)pinned};

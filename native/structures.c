@@ -13,8 +13,11 @@
  * Destroying a building frees its footprint (nav revision bumps) and stops
  * that barracks' waves. Barracks and gods never attack.
  */
+#include <string.h>
 #include "world.h"
 #include "fixmath.h"
+
+_Static_assert(MAP_BUILDINGS <= UINT8_MAX, "building indices fit uint8_t");
 
 static int is_structure(int kind)
 {
@@ -51,20 +54,29 @@ void structures_spawn(GotaMatch *m)
         m->building_alive[i] = 1;
         if (b->kind == GOTA_KIND_GOD) m->god_slot[b->team] = slot;
         nav_set_footprint(&m->nav, b, 1);
+        for (int l = 0; l < 3; l++)
+            if ((b->team == GOTA_TEAM_RED || b->team == GOTA_TEAM_BLUE) &&
+                ((b->kind == GOTA_KIND_BARRACKS && b->lane == l) ||
+                 (b->kind == GOTA_KIND_TOWER && b->tier == GOTA_TIER_GUARD)))
+                m->next_enemy_cand[b->team][l][m->next_enemy_cand_n[b->team][l]++] = (uint8_t)i;
+        for (int t = 0; t < 2; t++)
+            if (b->team != t) m->enemy_building[t][m->enemy_building_n[t]++] = (uint8_t)i;
     }
-}
-
-int unit_target_slot(const GotaMatch *m, int slot)
-{
-    int t = m->st[slot].target;
-    if (t < 0 || m->unit[slot].target_id < 0 || m->unit[t].id != m->unit[slot].target_id) return -1;
-    return t;
+    unit_footprint_boxes(m);
 }
 
 /* Exposure of every building from the current deaths; emits EXPOSED events. */
 void structures_sync(GotaMatch *m)
 {
     const MapData *map = m->map;
+    /* exposure and lane fronts follow from building_alive alone (the map
+     * fixed); unchanged, with our last writes intact, a run changes nothing */
+    if (m->sync_map == map && memcmp(m->sync_alive, m->building_alive, sizeof m->sync_alive) == 0 &&
+        memcmp(m->sync_front, m->lane_front, sizeof m->sync_front) == 0) {
+        int same = 1;
+        for (int i = 0; i < map->building_n; i++) same &= m->unit[m->building_slot[i]].exposed == m->sync_exposed[i];
+        if (same) return;
+    }
     int lane_towers_dead[2][3] = {{0}}, tier_dead[2][3][3] = {{{0}}}, guards_dead[2] = {0};
     for (int i = 0; i < map->building_n; i++) {
         const MapBuilding *b = &map->building[i];
@@ -101,17 +113,25 @@ void structures_sync(GotaMatch *m)
         }
         if (exposed && !u->exposed && u->alive) match_event(m, GOTA_EVENT_EXPOSED, m->building_slot[i], -1, 0);
         u->exposed = (int8_t)exposed;
+        m->sync_exposed[i] = (int8_t)exposed;
     }
+    m->sync_map = map;
+    memcpy(m->sync_alive, m->building_alive, sizeof m->sync_alive);
+    memcpy(m->sync_front, m->lane_front, sizeof m->sync_front);
 }
 
-int structure_next_enemy(const GotaMatch *m, int team, int lane, int32_t x, int32_t z)
+/* structure_next_enemy (world.h) once the lane has no standing tower. */
+int structure_past_front(const GotaMatch *m, int team, int lane, int32_t x, int32_t z)
 {
     const MapData *map = m->map;
     int enemy = 1 - team;
     if (m->lane_front[enemy][lane] >= 0) return m->lane_front[enemy][lane];
     int best_barracks = -1, best_guard = -1;
     int64_t d_barracks = INT64_MAX, d_guard = INT64_MAX;
-    for (int i = 0; i < map->building_n; i++) {
+    /* only the lane's barracks and the guards can win: the rest of the
+     * buildings are skipped without changing the order of the others */
+    for (int k = 0; k < m->next_enemy_cand_n[enemy][lane]; k++) {
+        int i = m->next_enemy_cand[enemy][lane][k];
         const MapBuilding *b = &map->building[i];
         if (!m->building_alive[i] || b->team != enemy) continue;
         int slot = m->building_slot[i];

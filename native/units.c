@@ -1,6 +1,6 @@
 /*
  * units.c -- what every unit kind shares: slots and ids, the event log, the
- * per-tick spatial buckets, visibility and hostility tests, attack reach
+ * per-tick spatial buckets and hostile scans, attack reach
  * (rules section 3.1: centre range for units, max(range, 105,000) to the
  * nearest point of a tower or barracks footprint, 255,000 to a god's centre),
  * the swing counter, and path following for mobile units (rules section 6:
@@ -42,8 +42,10 @@ void match_event(GotaMatch *m, int type, int slot, int other_id, int value)
  * every negative quotient clamps to 0 either way) */
 static int bucket_coord(int32_t v)
 {
-    int b = (v + MAP_HALF_WORLD) / (BUCKET_TILES * GOTA_TILE);
-    return b < 0 ? 0 : (b >= BUCKET_N ? BUCKET_N - 1 : b);
+    /* unsigned: a negative w wraps to a quotient far above BUCKET_N */
+    int32_t w = v + MAP_HALF_WORLD;
+    uint32_t b = (uint32_t)w / (BUCKET_TILES * GOTA_TILE);
+    return b < BUCKET_N ? (int)b : (w < 0 ? 0 : BUCKET_N - 1);
 }
 
 static int is_mobile(int kind)
@@ -55,16 +57,19 @@ static int is_mobile(int kind)
  * the only other one a mobile unit has) */
 static int team_class(int team)
 {
-    return team == GOTA_TEAM_RED ? 0 : team == GOTA_TEAM_BLUE ? 1 : 2;
+    _Static_assert(GOTA_TEAM_RED == 0 && GOTA_TEAM_BLUE == 1, "team classes are the team numbers");
+    return (unsigned)team < 2 ? team : 2;
 }
 
 _Static_assert(BUCKET_N <= 32, "a bucket row fits 32 bits");
 _Static_assert(GOTA_MAX_UNITS <= INT16_MAX, "bucket bounds fit int16_t");
 
-/* Counting sort of the living mobile units by bucket, in slot order, and the
- * row masks of the buckets holding each class's hostiles. Only occupied
- * buckets are touched (last tick's to empty them, this tick's to fill them),
- * not all BUCKET_N * BUCKET_N. */
+_Static_assert(BUCKET_N + 4 <= 64, "a widened bucket row fits 64 bits");
+
+/* Counting sort of the living mobile units by bucket, in slot order, the row
+ * masks of the buckets holding each class's hostiles, and bucket_near. Only
+ * occupied buckets are touched (last tick's to empty them, this tick's to
+ * fill them), not all BUCKET_N * BUCKET_N. */
 void match_buckets_build(GotaMatch *m)
 {
     int16_t *start = m->bucket_start, *end = m->bucket_end;
@@ -76,14 +81,19 @@ void match_buckets_build(GotaMatch *m)
     }
     uint32_t rows[3][BUCKET_N];         /* per class: bit bx = bucket holds one */
     memset(rows, 0, sizeof rows);
-    int16_t bucket[GOTA_MAX_UNITS];     /* each unit's bucket, -1 when not bucketed */
+    int16_t list[GOTA_MAX_UNITS], list_b[GOTA_MAX_UNITS];   /* bucketed slots, slot order, and their buckets */
+    int n = 0;
+    m->bucket_units = m->unit_n;
     for (int i = 0; i < m->unit_n; i++) {
         const GotaUnit *u = &m->unit[i];
-        bucket[i] = -1;
+        m->bucket_bz[i] = 0xFF;
         if (!u->alive || !is_mobile(u->kind)) continue;
         int bx = bucket_coord(m->snap_x[i]), bz = bucket_coord(m->snap_z[i]);
         int b = bz * BUCKET_N + bx;
-        bucket[i] = (int16_t)b;
+        m->bucket_bx[i] = (uint8_t)bx;
+        m->bucket_bz[i] = (uint8_t)bz;
+        list[n] = (int16_t)i;
+        list_b[n++] = (int16_t)b;
         end[b]++;                       /* the count, for now */
         rows[team_class(u->team)][bz] |= 1u << bx;
     }
@@ -102,8 +112,20 @@ void match_buckets_build(GotaMatch *m)
             end[b] = start[b];          /* the fill point: ends at start + count */
         }
     }
-    for (int i = 0; i < m->unit_n; i++)
-        if (bucket[i] >= 0) m->bucket_item[end[bucket[i]]++] = (int32_t)i;
+    for (int k = 0; k < n; k++) m->bucket_item[end[list_b[k]]++] = list[k];
+    /* bucket_near: each class's rows OR-ed over rows bz - 2 .. bz + 2, then
+     * widened by 2 buckets each way along x (64 bits: nothing shifts out) */
+    for (int c = 0; c < 3; c++) {
+        uint64_t p[BUCKET_N + 4];       /* row bz at p[bz + 2], zero rows around */
+        p[0] = p[1] = p[BUCKET_N + 2] = p[BUCKET_N + 3] = 0;
+        for (int bz = 0; bz < BUCKET_N; bz++) p[bz + 2] = m->bucket_rows[c][bz];
+        for (int bz = 0; bz < BUCKET_N; bz++) {
+            uint64_t v = p[bz] | p[bz + 1] | p[bz + 2] | p[bz + 3] | p[bz + 4];
+            uint64_t w = v | v << 1;    /* v shifted by 0..1 */
+            w |= w << 2 | v << 4;       /* 0..4 */
+            m->bucket_near[c][bz] = (uint32_t)(w >> 2);
+        }
+    }
 }
 
 /* Distance from v to the world span of bucket row/column c along one axis;
@@ -158,6 +180,21 @@ void match_scan(const GotaMatch *m, int from, int32_t radius, unit_visit_fn visi
 
 void match_scan_hostile(const GotaMatch *m, int from, int32_t radius, unit_visit_fn visit, void *ctx)
 {
+    /* Most scans find no hostile near: answer those here, before scan's
+     * setup. A visited unit is within |radius| < 2 spans of from, so its
+     * bucket is within 2 buckets of from's on both axes (bucket_coord is a
+     * clamped floor), where bucket_near marks every hostile bucket. */
+    if (radius < 2 * BUCKET_TILES * GOTA_TILE && radius > -2 * BUCKET_TILES * GOTA_TILE) {
+        int bx, bz;
+        if (from < m->bucket_units && m->bucket_bz[from] != 0xFF) {
+            bx = m->bucket_bx[from];
+            bz = m->bucket_bz[from];
+        } else {
+            bx = bucket_coord(m->snap_x[from]);
+            bz = bucket_coord(m->snap_z[from]);
+        }
+        if (!(m->bucket_near[team_class(m->unit[from].team)][bz] >> bx & 1u)) return;
+    }
     scan(m, from, radius, 1, visit, ctx);
 }
 
@@ -181,26 +218,6 @@ int unit_slot_of_id(const GotaMatch *m, int32_t id)
     return -1;
 }
 
-int unit_visible_to(const GotaMatch *m, int team, int slot)
-{
-    return team >= 0 && team < 2 && m->seen[team][slot];
-}
-
-int unit_hostile(const GotaMatch *m, int a, int b)
-{
-    return m->unit[a].team != m->unit[b].team;
-}
-
-int unit_attackable(const GotaMatch *m, int slot)
-{
-    const GotaUnit *u = &m->unit[slot];
-    if (!u->alive) return 0;
-    if (u->kind == GOTA_KIND_TOWER || u->kind == GOTA_KIND_BARRACKS || u->kind == GOTA_KIND_GOD)
-        return u->exposed;
-    if (u->kind == GOTA_KIND_NEUTRAL) return !camp_returning(m, slot);
-    return 1;
-}
-
 int64_t unit_footprint_dist2(const MapBuilding *b, int32_t x, int32_t z)
 {
     int64_t best = INT64_MAX;
@@ -215,6 +232,55 @@ int64_t unit_footprint_dist2(const MapBuilding *b, int32_t x, int32_t z)
     return best;
 }
 
+void unit_footprint_boxes(GotaMatch *m)
+{
+    for (int i = 0; i < m->map->building_n; i++) {
+        const MapBuilding *b = &m->map->building[i];
+        int tx0 = MAP_N, tz0 = MAP_N, tx1 = -1, tz1 = -1;
+        for (int k = 0; k < b->footprint_n; k++) {
+            int tx = b->footprint[k] % MAP_N, tz = b->footprint[k] / MAP_N;
+            tx0 = tx < tx0 ? tx : tx0;
+            tx1 = tx > tx1 ? tx : tx1;
+            tz0 = tz < tz0 ? tz : tz0;
+            tz1 = tz > tz1 ? tz : tz1;
+        }
+        m->footprint_rect[i] = 0;
+        if (b->footprint_n == 0) continue;
+        m->footprint_box[i][0] = (tx0 - MAP_N / 2) * GOTA_TILE;
+        m->footprint_box[i][1] = (tz0 - MAP_N / 2) * GOTA_TILE;
+        m->footprint_box[i][2] = (tx1 - MAP_N / 2) * GOTA_TILE + GOTA_TILE;
+        m->footprint_box[i][3] = (tz1 - MAP_N / 2) * GOTA_TILE + GOTA_TILE;
+        /* it fills the box when its tiles are distinct and as many as the box's */
+        int w = tx1 - tx0 + 1, area = w * (tz1 - tz0 + 1);
+        if (area != b->footprint_n) continue;
+        uint8_t hit[MAP_MAX_FOOTPRINT] = {0};
+        int distinct = 1;
+        for (int k = 0; k < b->footprint_n; k++) {
+            int c = (b->footprint[k] / MAP_N - tz0) * w + b->footprint[k] % MAP_N - tx0;
+            distinct &= !hit[c];
+            hit[c] = 1;
+        }
+        m->footprint_rect[i] = (uint8_t)distinct;
+    }
+}
+
+int64_t unit_building_box_dist2(const GotaMatch *m, int i, int32_t x, int32_t z)
+{
+    if (m->map->building[i].footprint_n == 0) return INT64_MAX;
+    const int32_t *box = m->footprint_box[i];
+    int32_t cx = x < box[0] ? box[0] : (x > box[2] ? box[2] : x);
+    int32_t cz = z < box[1] ? box[1] : (z > box[3] ? box[3] : z);
+    return fx_dist2(x, z, cx, cz);
+}
+
+/* The tiles of a filled box make one closed rectangle: its nearest point lies
+ * in some tile, which no tile beats, so the distance to the box is the minimum. */
+int64_t unit_building_dist2(const GotaMatch *m, int i, int32_t x, int32_t z)
+{
+    if (!m->footprint_rect[i]) return unit_footprint_dist2(&m->map->building[i], x, z);
+    return unit_building_box_dist2(m, i, x, z);
+}
+
 int unit_attack_reach_ok(const GotaMatch *m, int attacker, int target, int32_t ax, int32_t az)
 {
     const GotaUnit *t = &m->unit[target];
@@ -225,7 +291,7 @@ int unit_attack_reach_ok(const GotaMatch *m, int attacker, int target, int32_t a
     }
     if (t->kind == GOTA_KIND_TOWER || t->kind == GOTA_KIND_BARRACKS) {
         int64_t r = range > BUILDING_MIN_REACH ? range : BUILDING_MIN_REACH;
-        return unit_footprint_dist2(&m->map->building[m->st[target].building], ax, az) <= r * r;
+        return unit_building_dist2(m, m->st[target].building, ax, az) <= r * r;
     }
     return fx_dist2(ax, az, m->snap_x[target], m->snap_z[target]) <= (int64_t)range * range;
 }

@@ -101,6 +101,23 @@ struct GotaMatch {
     uint8_t building_alive[MAP_BUILDINGS];
     uint8_t seen_destroyed[2][MAP_BUILDINGS];   /* enemy destruction a team has seen */
     int32_t lane_front[2][3];     /* per team and lane: lowest standing tower tier's slot, -1 none */
+    /* per team and lane, in building order: the team's barracks of that lane
+     * and its god guards (structure_next_enemy's candidates; map data, set at spawn) */
+    uint8_t next_enemy_cand[2][3][MAP_BUILDINGS];
+    uint8_t next_enemy_cand_n[2][3];
+    /* per team, in building order: the buildings of the other team (hero acquisition) */
+    uint8_t enemy_building[2][MAP_BUILDINGS];
+    uint8_t enemy_building_n[2];
+    /* per building: its footprint's bounding box in world units (x0, z0, x1, z1)
+     * and whether the footprint fills it (set at spawn; unit_building_dist2) */
+    int32_t footprint_box[MAP_BUILDINGS][4];
+    uint8_t footprint_rect[MAP_BUILDINGS];
+    /* structures_sync's inputs and outputs at its last full run: while they
+     * all still hold, a run would write the same values and emit nothing */
+    const MapData *sync_map;            /* NULL: no run yet */
+    uint8_t sync_alive[MAP_BUILDINGS];
+    int8_t sync_exposed[MAP_BUILDINGS];
+    int32_t sync_front[2][3];
 
     GotaUnit unit[GOTA_MAX_UNITS];
     UnitState st[GOTA_MAX_UNITS];
@@ -116,6 +133,13 @@ struct GotaMatch {
      * neutral [2] (the hostile ones of each team), or any unit [3] */
     uint32_t bucket_rows[4][BUCKET_N];
     uint32_t bucket_rows_used[4];       /* per class: bit bz = bucket_rows[c][bz] != 0 */
+    /* per hostile class 0..2, bit bx of row bz: some bucket of bucket_rows[c]
+     * lies within 2 buckets (both axes) of bucket (bx, bz); a scan of radius
+     * under 2 bucket spans from a bucket without it visits nothing */
+    uint32_t bucket_near[3][BUCKET_N];
+    uint8_t bucket_bx[GOTA_MAX_UNITS], bucket_bz[GOTA_MAX_UNITS];   /* each slot's bucket at the
+                                           build; bucket_bz 0xFF when not bucketed */
+    int32_t bucket_units;               /* unit_n at the build: bucket_bx/bz are valid below it */
 
     Hit hit[HIT_QUEUE_MAX];
     int32_t hit_n;
@@ -158,11 +182,36 @@ void match_update_seen(GotaMatch *m);
 int unit_attack_reach_ok(const GotaMatch *m, int attacker, int target, int32_t ax, int32_t az);
 /* Squared distance from (x,z) to the nearest point of a building's footprint tiles. */
 int64_t unit_footprint_dist2(const MapBuilding *b, int32_t x, int32_t z);
+/* The same for map building i, from the box when the footprint fills it. */
+int64_t unit_building_dist2(const GotaMatch *m, int i, int32_t x, int32_t z);
+/* Squared distance to building i's footprint box: never more than
+ * unit_footprint_dist2 (INT64_MAX without a footprint, as there). */
+int64_t unit_building_box_dist2(const GotaMatch *m, int i, int32_t x, int32_t z);
+/* footprint_box and footprint_rect of every building (structures_spawn). */
+void unit_footprint_boxes(GotaMatch *m);
 /* Slot of the unit with this id, -1 when none (free slots never match). */
 int unit_slot_of_id(const GotaMatch *m, int32_t id);
-int unit_visible_to(const GotaMatch *m, int team, int slot);
-int unit_hostile(const GotaMatch *m, int a, int b);
-int unit_attackable(const GotaMatch *m, int slot);
+/* Visibility, hostility and attackability: the tests of every acquisition
+ * loop, inline (called about a million times a match). */
+static inline int unit_visible_to(const GotaMatch *m, int team, int slot)
+{
+    return team >= 0 && team < 2 && m->seen[team][slot];
+}
+
+static inline int unit_hostile(const GotaMatch *m, int a, int b)
+{
+    return m->unit[a].team != m->unit[b].team;
+}
+
+static inline int unit_attackable(const GotaMatch *m, int slot)
+{
+    const GotaUnit *u = &m->unit[slot];
+    if (!u->alive) return 0;
+    if (u->kind == GOTA_KIND_TOWER || u->kind == GOTA_KIND_BARRACKS || u->kind == GOTA_KIND_GOD)
+        return u->exposed;
+    if (u->kind == GOTA_KIND_NEUTRAL) return !camp_returning(m, slot);
+    return 1;
+}
 void unit_move_toward(GotaMatch *m, int slot, int32_t gx, int32_t gz);
 void unit_swing(GotaMatch *m, int slot, int target);
 void unit_stop_swing(GotaMatch *m, int slot);
@@ -172,9 +221,19 @@ void structures_spawn(GotaMatch *m);
 /* The lane's next enemy structure for a creep of `team`: the lowest standing
  * tower tier of the lane, then the nearest lane barracks, then the nearest
  * exposed guard. -1 when none stands. */
-int structure_next_enemy(const GotaMatch *m, int team, int lane, int32_t x, int32_t z);
+int structure_past_front(const GotaMatch *m, int team, int lane, int32_t x, int32_t z);
+static inline int structure_next_enemy(const GotaMatch *m, int team, int lane, int32_t x, int32_t z)
+{
+    int front = m->lane_front[1 - team][lane];   /* the common answer, inline */
+    return front >= 0 ? front : structure_past_front(m, team, lane, x, z);
+}
 /* Slot of `slot`'s target if it still names the same unit, else -1. */
-int unit_target_slot(const GotaMatch *m, int slot);
+static inline int unit_target_slot(const GotaMatch *m, int slot)
+{
+    int t = m->st[slot].target;
+    if (t < 0 || m->unit[slot].target_id < 0 || m->unit[t].id != m->unit[slot].target_id) return -1;
+    return t;
+}
 void structures_sync(GotaMatch *m);
 void towers_update(GotaMatch *m);
 void structure_destroyed(GotaMatch *m, int slot, int killer);
