@@ -67,7 +67,7 @@
 #define VW (2 * VR + 1)                         /* widest window, 31 */
 #define RAY_DIRS (VW * VW)
 #define RAY_CELL_CAP (RAY_DIRS * VR)           /* bound on intermediate cells */
-#define SHOW_ROWS (MAP_MAX_FOOTPRINT + 4)       /* footprint plus up to 4 tiles under a centre */
+#define SHOW_WORDS (MAP_MAX_FOOTPRINT + 4)      /* a word per tile: footprint plus up to 4 under a centre */
 #define RAY_SETS 256                            /* distinct building sets of diff rays (uint8 index) */
 
 _Static_assert(MAP_BUILDINGS <= 64, "building masks are 64-bit");
@@ -115,12 +115,13 @@ struct VisionTables {
     uint64_t ray_set[RAY_SETS];
     int32_t ray_set_n;
     uint8_t *ray_idx;
-    /* per building, the rows of the tiles that show it standing at its map
-     * spot (those under its centre, as vision_sees_point, and its footprint):
-     * row number and the row's bits, at most one row per tile */
+    /* per building, the grid words holding the tiles that show it standing
+     * at its map spot (those under its centre, as vision_sees_point, and its
+     * footprint): the word's index in a team grid (row * VISION_WORDS +
+     * word) and its bits, at most one word per tile; one AND per word */
     int32_t show_n[MAP_BUILDINGS];
-    int16_t show_row[MAP_BUILDINGS][SHOW_ROWS];
-    uint64_t show_mask[MAP_BUILDINGS][SHOW_ROWS][VISION_WORDS];
+    uint16_t show_word[MAP_BUILDINGS][SHOW_WORDS];
+    uint64_t show_mask[MAP_BUILDINGS][SHOW_WORDS];
     size_t bytes;
 };
 
@@ -293,14 +294,14 @@ static int clamp_radius(int r)
 
 static void show_tile(VisionTables *t, int i, int tx, int tz)
 {
-    int k = 0;
-    while (k < t->show_n[i] && t->show_row[i][k] != tz)
+    int k = 0, word = tz * VISION_WORDS + (tx >> 6);
+    while (k < t->show_n[i] && t->show_word[i][k] != word)
         k++;
     if (k == t->show_n[i]) {
         t->show_n[i]++;
-        t->show_row[i][k] = (int16_t)tz;
+        t->show_word[i][k] = (uint16_t)word;
     }
-    t->show_mask[i][k][tx >> 6] |= (uint64_t)1 << (tx & 63);
+    t->show_mask[i][k] |= (uint64_t)1 << (tx & 63);
 }
 
 /* The tiles whose sight shows building i (see show_row). */
@@ -558,6 +559,8 @@ static const uint32_t *resolve_window(const VisionTables *t, const Live *live, c
     }
     /* the same per diff ray; trace the mixed ones */
     const uint8_t *ray_idx = w->ray_idx;
+    for (int j = 0; j < j0; j++)     /* the sets of the rows above j0 */
+        ray_idx += __builtin_popcount(w->diff[j]);
     int h0 = t->terrain[map_index(w->sx, w->sz)] + w->eye;
     for (int j = j0; j <= j1; j++) {    /* rows off the map hold no diff bits */
         out[j] = w->all[j];
@@ -580,12 +583,16 @@ static void window_rows(const Window *w, int *j0, int *j1)
     *j1 = w->sz + w->r >= MAP_N ? MAP_N - 1 - w->sz + w->r : 2 * w->r;
 }
 
-/* OR one window into a team grid. */
+/* OR one window's rows that fall on grid rows zlo..zhi into a team grid. */
 static void apply_window(const VisionTables *t, const Live *live, const Window *w,
-                         uint64_t (*grid)[VISION_WORDS])
+                         uint64_t (*grid)[VISION_WORDS], int zlo, int zhi)
 {
-    int j0, j1;
+    int j0, j1, top = w->sz - w->r;
     window_rows(w, &j0, &j1);
+    j0 = zlo - top > j0 ? zlo - top : j0;
+    j1 = zhi - top < j1 ? zhi - top : j1;
+    if (j0 > j1)
+        return;
     uint32_t resolved[VW];
     const uint32_t *bits = resolve_window(t, live, w, j0, j1, resolved) + j0;
     /* Window bit b lands on column c0 + b of the 116-bit row (columns off the
@@ -648,6 +655,30 @@ static int source_changes(const uint16_t *old, int on, const uint16_t *cur, int 
     return n;
 }
 
+/* Bit i set when building_alive[i] != 0 (all bn set for NULL). Eight flags
+ * at a time: each byte's "nonzero" lands on its top bit, and one multiply
+ * gathers the eight top bits into the top byte. */
+static uint64_t alive_bits(const uint8_t *building_alive, int bn)
+{
+    if (!building_alive)
+        return bn == 64 ? ~(uint64_t)0 : (((uint64_t)1 << bn) - 1);
+    const uint64_t lo7 = 0x7F7F7F7F7F7F7F7Full, hi = 0x8080808080808080ull;
+    uint64_t mask = 0;
+    int i = 0;
+    for (; i + 8 <= bn; i += 8) {
+        const uint8_t *a = building_alive + i;   /* byte k at bits 8k (one load on x86) */
+        uint64_t x = (uint64_t)a[0] | (uint64_t)a[1] << 8 | (uint64_t)a[2] << 16 |
+                     (uint64_t)a[3] << 24 | (uint64_t)a[4] << 32 | (uint64_t)a[5] << 40 |
+                     (uint64_t)a[6] << 48 | (uint64_t)a[7] << 56;
+        uint64_t nz = (((x & lo7) + lo7) | x) & hi;
+        mask |= ((nz >> 7) * 0x0102040810204080ull >> 56) << i;
+    }
+    for (; i < bn; i++)
+        if (building_alive[i])
+            mask |= (uint64_t)1 << i;
+    return mask;
+}
+
 void vision_update(Vision *v, int team, const VisionSource *src, int n,
                    const uint8_t *building_alive)
 {
@@ -661,10 +692,7 @@ void vision_update(Vision *v, int team, const VisionSource *src, int n,
     uint64_t h = mix64(0x6A09E667F3BCC908ull, (uint64_t)(uint32_t)n);
     for (int i = 0; i < n; i++)
         h = mix64(h, (uint64_t)(uint16_t)src[i].tile | (uint64_t)(uint16_t)src[i].kind << 16);
-    uint64_t alive_mask = 0;
-    for (int i = 0; i < bn; i++)
-        if (!building_alive || building_alive[i])
-            alive_mask |= (uint64_t)1 << i;
+    uint64_t alive_mask = alive_bits(building_alive, bn);
     h = mix64(h, alive_mask);
     h = mix64(h, (uint64_t)(uintptr_t)t);
     if (v->valid[team] && v->key[team] == h)
@@ -689,7 +717,7 @@ void vision_update(Vision *v, int team, const VisionSource *src, int n,
         for (int i = 0; i < bn; i++) {
             if (((alive_mask >> i) & 1u) && t->bld[i].team == team && t->bld[i].tx >= 0) {
                 Window w = building_window(t, i);
-                apply_window(t, &live, &w, bgrid);
+                apply_window(t, &live, &w, bgrid, 0, MAP_N - 1);
             }
         }
         v->btables[team] = t;
@@ -714,7 +742,7 @@ void vision_update(Vision *v, int team, const VisionSource *src, int n,
             int tile = src[i].tile, k = src[i].kind;
             if (tile >= 0 && tile < MAP_TILES && k >= 0 && k < VISION_KINDS) {
                 Window w = unit_window(t, tile * VISION_KINDS + k);
-                apply_window(t, &live, &w, grid);
+                apply_window(t, &live, &w, grid, 0, MAP_N - 1);
             }
         }
         v->src_n[team] = -1;
@@ -724,40 +752,63 @@ void vision_update(Vision *v, int team, const VisionSource *src, int n,
         memcpy(grid, bgrid, sizeof v->grid[team]);
         for (int i = 0; i < cn; i++) {
             Window w = unit_window(t, cur[i]);
-            apply_window(t, &live, &w, grid);
+            apply_window(t, &live, &w, grid, 0, MAP_N - 1);
         }
     } else {
         /* Only tiles under a window that went or came can change: their
          * boxes start over from the buildings' grid, then every window that
-         * overlaps a box is ORed again (elsewhere it adds nothing new). */
+         * overlaps a box is ORed again in the rows of the boxes it meets
+         * (elsewhere it adds nothing new). A box is merged into an earlier
+         * one when their bounding box is no bigger than the two (a source
+         * that moved a tile gives two nearly equal boxes): fewer boxes to
+         * test each source against, and no more rows to redo. */
         uint16_t changed[2 * VISION_KEPT_SOURCES];
         int box[2 * VISION_KEPT_SOURCES][4];    /* x0, x1, z0, z1 on the map */
-        int ch = source_changes(v->src_key[team], v->src_n[team], cur, cn, changed);
+        int ch = source_changes(v->src_key[team], v->src_n[team], cur, cn, changed), nb = 0;
         for (int c = 0; c < ch; c++) {
             int tile = changed[c] / VISION_KINDS, r = t->kind[changed[c] % VISION_KINDS].radius;
             int sx = tile % MAP_N, sz = tile / MAP_N;
             int x0 = sx - r < 0 ? 0 : sx - r, x1 = sx + r >= MAP_N ? MAP_N - 1 : sx + r;
             int z0 = sz - r < 0 ? 0 : sz - r, z1 = sz + r >= MAP_N ? MAP_N - 1 : sz + r;
-            box[c][0] = x0, box[c][1] = x1, box[c][2] = z0, box[c][3] = z1;
+            int area = (x1 - x0 + 1) * (z1 - z0 + 1), q = nb - 1;
+            for (; q >= 0 && q >= nb - 8; q--) {   /* the last few boxes only: bounded work */
+                int ux0 = x0 < box[q][0] ? x0 : box[q][0], ux1 = x1 > box[q][1] ? x1 : box[q][1];
+                int uz0 = z0 < box[q][2] ? z0 : box[q][2], uz1 = z1 > box[q][3] ? z1 : box[q][3];
+                int qa = (box[q][1] - box[q][0] + 1) * (box[q][3] - box[q][2] + 1);
+                if ((ux1 - ux0 + 1) * (uz1 - uz0 + 1) <= area + qa) {
+                    box[q][0] = ux0, box[q][1] = ux1, box[q][2] = uz0, box[q][3] = uz1;
+                    break;
+                }
+            }
+            if (q < 0 || q < nb - 8) {
+                box[nb][0] = x0, box[nb][1] = x1, box[nb][2] = z0, box[nb][3] = z1;
+                nb++;
+            }
+        }
+        for (int c = 0; c < nb; c++) {
+            int x0 = box[c][0], x1 = box[c][1];
             uint64_t cols[VISION_WORDS];
             for (int k = 0; k < VISION_WORDS; k++) {
                 int a = x0 > 64 * k ? x0 - 64 * k : 0, b = x1 < 64 * k + 63 ? x1 - 64 * k : 63;
                 cols[k] = a > b ? 0 : (~(uint64_t)0 >> (63 - b)) & (~(uint64_t)0 << a);
             }
-            for (int z = z0; z <= z1; z++)
+            for (int z = box[c][2]; z <= box[c][3]; z++)
                 for (int k = 0; k < VISION_WORDS; k++)
                     grid[z][k] = (grid[z][k] & ~cols[k]) | (bgrid[z][k] & cols[k]);
         }
-        for (int i = 0; ch && i < cn; i++) {
+        for (int i = 0; nb && i < cn; i++) {
             int tile = cur[i] / VISION_KINDS, r = t->kind[cur[i] % VISION_KINDS].radius;
-            int sx = tile % MAP_N, sz = tile / MAP_N;
-            for (int c = 0; c < ch; c++) {
+            int sx = tile % MAP_N, sz = tile / MAP_N, zlo = MAP_N, zhi = -1;
+            for (int c = 0; c < nb; c++) {
                 if (sx + r >= box[c][0] && sx - r <= box[c][1] && sz + r >= box[c][2] &&
                     sz - r <= box[c][3]) {
-                    Window w = unit_window(t, cur[i]);
-                    apply_window(t, &live, &w, grid);
-                    break;
+                    zlo = box[c][2] < zlo ? box[c][2] : zlo;
+                    zhi = box[c][3] > zhi ? box[c][3] : zhi;
                 }
+            }
+            if (zhi >= 0) {
+                Window w = unit_window(t, cur[i]);
+                apply_window(t, &live, &w, grid, zlo, zhi);
             }
         }
     }
@@ -770,12 +821,13 @@ int vision_sees_building(const Vision *v, int team, int b)
     const VisionTables *t = v->tables;
     if (team < 0 || team > 1 || b < 0 || b >= t->building_n)
         return 0;
-    for (int k = 0; k < t->show_n[b]; k++) {
-        const uint64_t *mask = t->show_mask[b][k], *row = v->grid[team][t->show_row[b][k]];
-        if ((row[0] & mask[0]) | (row[1] & mask[1]))
-            return 1;
-    }
-    return 0;
+    const uint64_t *g = (const uint64_t *)v->grid[team];   /* row-major words */
+    const uint16_t *word = t->show_word[b];
+    const uint64_t *mask = t->show_mask[b];
+    uint64_t any = 0;
+    for (int k = 0; k < t->show_n[b]; k++)   /* a few words: no early exit */
+        any |= g[word[k]] & mask[k];
+    return any != 0;
 }
 
 unsigned vision_point_teams_slow(const Vision *v, int32_t x, int32_t z)
