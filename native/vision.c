@@ -583,28 +583,18 @@ static void window_rows(const Window *w, int *j0, int *j1)
     *j1 = w->sz + w->r >= MAP_N ? MAP_N - 1 - w->sz + w->r : 2 * w->r;
 }
 
-/* OR one window's rows that fall on grid rows zlo..zhi into a team grid. */
-static void apply_window(const VisionTables *t, const Live *live, const Window *w,
-                         uint64_t (*grid)[VISION_WORDS], int zlo, int zhi)
+/* OR n window rows of `width` bits into grid rows g[0..n), window bit b on
+ * column c0 + b of the 116-bit row (columns off the map are never set in a
+ * window). One loop per placement keeps each to a load, a shift and an OR
+ * or two per row. */
+static inline void or_rows(uint64_t (*g)[VISION_WORDS], const uint32_t *bits, int n, int c0,
+                           int width)
 {
-    int j0, j1, top = w->sz - w->r;
-    window_rows(w, &j0, &j1);
-    j0 = zlo - top > j0 ? zlo - top : j0;
-    j1 = zhi - top < j1 ? zhi - top : j1;
-    if (j0 > j1)
-        return;
-    uint32_t resolved[VW];
-    const uint32_t *bits = resolve_window(t, live, w, j0, j1, resolved) + j0;
-    /* Window bit b lands on column c0 + b of the 116-bit row (columns off the
-     * map are never set in a window). One loop per placement keeps each to a
-     * load, a shift and an OR or two per row. */
-    int c0 = w->sx - w->r, n = j1 - j0 + 1;
-    uint64_t (*g)[VISION_WORDS] = &grid[w->sz - w->r + j0];
     if (c0 < 0) {                       /* left edge: all in word 0 */
         int sh = -c0;
         for (int k = 0; k < n; k++)
             g[k][0] |= (uint64_t)bits[k] >> sh;
-    } else if (c0 >= 64 || c0 + 2 * w->r + 1 <= 64) {  /* inside one word */
+    } else if (c0 >= 64 || c0 + width <= 64) {  /* inside one word */
         int wd = c0 >> 6, sh = c0 & 63;
         for (int k = 0; k < n; k++)
             g[k][wd] |= (uint64_t)bits[k] << sh;
@@ -617,6 +607,21 @@ static void apply_window(const VisionTables *t, const Live *live, const Window *
     }
 }
 
+/* OR one window's rows that fall on grid rows zlo..zhi into a team grid. */
+static void apply_window(const VisionTables *t, const Live *live, const Window *w,
+                         uint64_t (*grid)[VISION_WORDS], int zlo, int zhi)
+{
+    int j0, j1, top = w->sz - w->r;
+    window_rows(w, &j0, &j1);
+    j0 = zlo - top > j0 ? zlo - top : j0;
+    j1 = zhi - top < j1 ? zhi - top : j1;
+    if (j0 > j1)
+        return;
+    uint32_t resolved[VW];
+    const uint32_t *bits = resolve_window(t, live, w, j0, j1, resolved) + j0;
+    or_rows(&grid[top + j0], bits, j1 - j0 + 1, w->sx - w->r, 2 * w->r + 1);
+}
+
 /* The unit sources that went away or came between old[0..on) and
  * cur[0..cn), as multisets, into changed[]; returns how many. A walk over
  * both lists in order (the caller's order barely changes from one update to
@@ -627,7 +632,9 @@ static int source_changes(const uint16_t *old, int on, const uint16_t *cur, int 
     uint16_t came[VISION_KEPT_SOURCES];
     int gn = 0, an = 0, i = 0, j = 0;
     while (i < on || j < cn) {
-        if (i < on && j < cn && old[i] == cur[j]) {
+        if (i + 4 <= on && j + 4 <= cn && memcmp(old + i, cur + j, 4 * sizeof *cur) == 0) {
+            i += 4, j += 4;             /* a run of four in place: one compare */
+        } else if (i < on && j < cn && old[i] == cur[j]) {
             i++, j++;
         } else if (i + 1 < on && j < cn && old[i + 1] == cur[j]) {
             changed[gn++] = old[i++];
@@ -806,7 +813,15 @@ void vision_update(Vision *v, int team, const VisionSource *src, int n,
                     zhi = box[c][3] > zhi ? box[c][3] : zhi;
                 }
             }
-            if (zhi >= 0) {
+            if (zhi < 0)
+                continue;
+            const VisionKind *vk = &t->kind[cur[i] % VISION_KINDS];
+            if ((vk->mask[tile] & live.dead_mask) == 0) {   /* the usual case: rows `all` as they are */
+                int top = sz - r, j0 = zlo - top > 0 ? zlo - top : 0;
+                int j1 = zhi - top < 2 * r ? zhi - top : 2 * r;   /* boxes lie on the map */
+                const uint32_t *all = vk->win + (size_t)tile * 2u * (size_t)vk->rows;
+                or_rows(&grid[top + j0], all + j0, j1 - j0 + 1, sx - r, 2 * r + 1);
+            } else {
                 Window w = unit_window(t, cur[i]);
                 apply_window(t, &live, &w, grid, zlo, zhi);
             }
