@@ -41,10 +41,11 @@
  * starts from the team's buildings' grid, kept (exactly keyed by the alive
  * mask and the tables) until a building's life changes. While that grid
  * stays, an update compares the sources with the last update's (src_key) and
- * redoes only the rows under the windows of the sources that went or came;
- * otherwise, or with more than VISION_KEPT_SOURCES sources, it ORs every
- * window. A NULL building_alive means every building stands. Sources with an
- * out-of-range tile or kind are ignored.
+ * redoes only the boxes under the windows of the sources that went or came
+ * (nearly equal boxes merged), ORing each window that meets a box in those
+ * boxes' rows only; otherwise, or with more than VISION_KEPT_SOURCES
+ * sources, it ORs every window. A NULL building_alive means every building
+ * stands. Sources with an out-of-range tile or kind are ignored.
  *
  * Ownership: vision_tables_build returns a heap object owned by the caller
  * (free with vision_tables_free); it copies everything it needs from the
@@ -184,19 +185,26 @@ static int ray_clear(const VisionTables *t, int sx, int sz, int h0, int dx, int 
     return 1;
 }
 
+/* Build-only scratch of index_rays: the buildings covering each tile as a
+ * mask, and a hash of ray_set (value -> index, 0 empty) so that finding a
+ * set costs a probe or two, not a walk over up to RAY_SETS entries. */
+#define RAY_HASH 1024                          /* power of two, over 2 * RAY_SETS */
+_Static_assert(RAY_HASH == 1024 && RAY_HASH >= 2 * RAY_SETS, "ray_set_index hashes to 10 bits");
+typedef struct {
+    uint64_t cover[MAP_TILES];
+    uint16_t slot[RAY_HASH];
+} RayScratch;
+
 /* Buildings (other than skip) covering an intermediate cell of the ray. */
-static uint64_t ray_buildings(const VisionTables *t, int sx, int sz, int dx, int dz, int skip)
+static uint64_t ray_buildings(const VisionTables *t, const RayScratch *rs, int sx, int sz, int dx,
+                              int dz, int skip)
 {
     int n = iabs_(dx) > iabs_(dz) ? iabs_(dx) : iabs_(dz);
     uint64_t m = 0;
     const int8_t (*cell)[2] = &t->ray_cell[t->ray_start[(dz + VR) * VW + dx + VR]];
-    for (int i = 1; i < n; i++) {
-        int c = map_index(sx + cell[i - 1][0], sz + cell[i - 1][1]);
-        for (int k = t->cover_start[c]; k < t->cover_start[c + 1]; k++)
-            if (t->cover_list[k] != skip)
-                m |= (uint64_t)1 << t->cover_list[k];
-    }
-    return m;
+    for (int i = 1; i < n; i++)
+        m |= rs->cover[map_index(sx + cell[i - 1][0], sz + cell[i - 1][1])];
+    return skip >= 0 ? m & ~((uint64_t)1 << skip) : m;
 }
 
 /* Build-time trace of one ray against two height grids at once (terrain +
@@ -258,28 +266,30 @@ static void build_window(const VisionTables *t, const int16_t *hnone, const int1
     }
 }
 
-static uint8_t ray_set_index(VisionTables *t, uint64_t set)
+static uint8_t ray_set_index(VisionTables *t, RayScratch *rs, uint64_t set)
 {
-    for (int k = 1; k < t->ray_set_n; k++)
-        if (t->ray_set[k] == set)
-            return (uint8_t)k;
+    unsigned h = (unsigned)((set * 0x9E3779B97F4A7C15ull) >> 54);   /* 10 bits: RAY_HASH */
+    for (; rs->slot[h]; h = (h + 1) & (RAY_HASH - 1))
+        if (t->ray_set[rs->slot[h]] == set)
+            return (uint8_t)rs->slot[h];
     if (t->ray_set_n == RAY_SETS)
         return 0;
+    rs->slot[h] = (uint16_t)t->ray_set_n;
     t->ray_set[t->ray_set_n] = set;
     return (uint8_t)t->ray_set_n++;
 }
 
 /* Record the building set (all but skip) of each diff ray of a window at
  * ray_idx[*at ..] and return their union. */
-static uint64_t index_rays(VisionTables *t, int sx, int sz, int r, int skip, const uint32_t *diff,
-                           uint32_t *at)
+static uint64_t index_rays(VisionTables *t, RayScratch *rs, int sx, int sz, int r, int skip,
+                           const uint32_t *diff, uint32_t *at)
 {
     uint64_t mask = 0;
     for (int j = 0; j < 2 * r + 1; j++) {
         for (uint32_t d = diff[j]; d; d &= d - 1) {
-            uint64_t set = ray_buildings(t, sx, sz, __builtin_ctz(d) - r, j - r, skip);
+            uint64_t set = ray_buildings(t, rs, sx, sz, __builtin_ctz(d) - r, j - r, skip);
             mask |= set;
-            t->ray_idx[(*at)++] = ray_set_index(t, set);
+            t->ray_idx[(*at)++] = ray_set_index(t, rs, set);
         }
     }
     return mask;
@@ -445,6 +455,14 @@ VisionTables *vision_tables_build(const MapData *map)
         return NULL;
     }
     t->bytes += rays;
+    RayScratch *rs = calloc(1, sizeof *rs);
+    if (!rs) {
+        vision_tables_free(t);
+        return NULL;
+    }
+    for (int c = 0; c < MAP_TILES; c++)
+        for (int k = t->cover_start[c]; k < t->cover_start[c + 1]; k++)
+            rs->cover[c] |= (uint64_t)1 << t->cover_list[k];
     t->ray_set[0] = ~(uint64_t)0;
     t->ray_set_n = 1;
     uint32_t at = 0;
@@ -453,16 +471,17 @@ VisionTables *vision_tables_build(const MapData *map)
         if (vb->tx < 0)
             continue;
         vb->ray_at = at;
-        vb->mask = index_rays(t, vb->tx, vb->tz, vb->radius, i, vb->diff, &at);
+        vb->mask = index_rays(t, rs, vb->tx, vb->tz, vb->radius, i, vb->diff, &at);
     }
     for (int k = 0; k < VISION_KINDS; k++) {
         VisionKind *vk = &t->kind[k];
         for (int s = 0; s < MAP_TILES; s++) {
             vk->ray_at[s] = at;
-            vk->mask[s] = index_rays(t, s % MAP_N, s / MAP_N, vk->radius, -1,
+            vk->mask[s] = index_rays(t, rs, s % MAP_N, s / MAP_N, vk->radius, -1,
                                      vk->win + ((size_t)s * 2u + 1u) * (size_t)vk->rows, &at);
         }
     }
+    free(rs);
     return t;
 }
 
@@ -696,9 +715,20 @@ void vision_update(Vision *v, int team, const VisionSource *src, int n,
         n = 0;
     int bn = t ? t->building_n : 0;
 
+    /* one pass: the hash of the sources as given, and the valid ones as
+     * keys (tile * VISION_KINDS + kind), all of them counted in cn */
+    uint16_t cur[VISION_KEPT_SOURCES];
+    int cn = 0;
     uint64_t h = mix64(0x6A09E667F3BCC908ull, (uint64_t)(uint32_t)n);
-    for (int i = 0; i < n; i++)
-        h = mix64(h, (uint64_t)(uint16_t)src[i].tile | (uint64_t)(uint16_t)src[i].kind << 16);
+    for (int i = 0; i < n; i++) {
+        int tile = src[i].tile, k = src[i].kind;
+        h = mix64(h, (uint64_t)(uint16_t)tile | (uint64_t)(uint16_t)k << 16);
+        if (tile < 0 || tile >= MAP_TILES || k < 0 || k >= VISION_KINDS)
+            continue;
+        if (cn < VISION_KEPT_SOURCES)
+            cur[cn] = (uint16_t)(tile * VISION_KINDS + k);
+        cn++;
+    }
     uint64_t alive_mask = alive_bits(building_alive, bn);
     h = mix64(h, alive_mask);
     h = mix64(h, (uint64_t)(uintptr_t)t);
@@ -732,18 +762,7 @@ void vision_update(Vision *v, int team, const VisionSource *src, int n,
         full = 1;
     }
 
-    uint16_t cur[VISION_KEPT_SOURCES];
-    int cn = 0;
-    for (int i = 0; i < n && cn >= 0; i++) {
-        int tile = src[i].tile, k = src[i].kind;
-        if (tile < 0 || tile >= MAP_TILES || k < 0 || k >= VISION_KINDS)
-            continue;
-        if (cn == VISION_KEPT_SOURCES)
-            cn = -1;
-        else
-            cur[cn++] = (uint16_t)(tile * VISION_KINDS + k);
-    }
-    if (cn < 0) {                       /* too many to keep: OR them all */
+    if (cn > VISION_KEPT_SOURCES) {     /* too many to keep: OR them all */
         memcpy(grid, bgrid, sizeof v->grid[team]);
         for (int i = 0; i < n; i++) {
             int tile = src[i].tile, k = src[i].kind;
