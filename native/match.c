@@ -236,19 +236,21 @@ static void vision_sources(GotaMatch *m, VisionSource (*src)[GOTA_MAX_UNITS], in
  * (structures.c), so theirs come from the tables' row masks. */
 void match_update_seen(GotaMatch *m)
 {
-    for (int i = 0; i < m->unit_n; i++) {
+    int n = m->unit_n;
+    /* free slots stay unseen: both rows cleared at once, then only units visited */
+    memset(m->seen[0], 0, (size_t)n);
+    memset(m->seen[1], 0, (size_t)n);
+    for (int i = 0; i < n; i++) {
         const GotaUnit *u = &m->unit[i];
-        unsigned seen = 0;
-        if (u->kind != GOTA_KIND_NONE) {
-            int b = m->st[i].building;
-            unsigned own = u->team == GOTA_TEAM_RED || u->team == GOTA_TEAM_BLUE ? 1u << u->team : 0;
-            if (b < 0)
-                seen = vision_point_teams(&m->vision, u->x, u->z);
-            else
-                for (int team = 0; team < 2; team++)
-                    if (!(own >> team & 1u) && vision_sees_building(&m->vision, team, b)) seen |= 1u << team;
-            seen |= own;
-        }
+        if (u->kind == GOTA_KIND_NONE) continue;
+        int b = m->st[i].building;
+        unsigned own = u->team == GOTA_TEAM_RED || u->team == GOTA_TEAM_BLUE ? 1u << u->team : 0, seen;
+        if (b < 0)
+            seen = vision_point_teams(&m->vision, u->x, u->z);
+        else
+            seen = (own != 1u && vision_sees_building(&m->vision, 0, b)) |
+                   (unsigned)(own != 2u && vision_sees_building(&m->vision, 1, b)) << 1;
+        seen |= own;
         m->seen[0][i] = (uint8_t)(seen & 1u);
         m->seen[1][i] = (uint8_t)(seen >> 1);
     }

@@ -41,10 +41,11 @@
  * starts from the team's buildings' grid, kept (exactly keyed by the alive
  * mask and the tables) until a building's life changes. While that grid
  * stays, an update compares the sources with the last update's (src_key) and
- * redoes only the rows under the windows of the sources that went or came;
- * otherwise, or with more than VISION_KEPT_SOURCES sources, it ORs every
- * window. A NULL building_alive means every building stands. Sources with an
- * out-of-range tile or kind are ignored.
+ * redoes only the boxes under the windows of the sources that went or came
+ * (nearly equal boxes merged), ORing each window that meets a box in those
+ * boxes' rows only; otherwise, or with more than VISION_KEPT_SOURCES
+ * sources, it ORs every window. A NULL building_alive means every building
+ * stands. Sources with an out-of-range tile or kind are ignored.
  *
  * Ownership: vision_tables_build returns a heap object owned by the caller
  * (free with vision_tables_free); it copies everything it needs from the
@@ -67,7 +68,7 @@
 #define VW (2 * VR + 1)                         /* widest window, 31 */
 #define RAY_DIRS (VW * VW)
 #define RAY_CELL_CAP (RAY_DIRS * VR)           /* bound on intermediate cells */
-#define SHOW_ROWS (MAP_MAX_FOOTPRINT + 4)       /* footprint plus up to 4 tiles under a centre */
+#define SHOW_WORDS (MAP_MAX_FOOTPRINT + 4)      /* a word per tile: footprint plus up to 4 under a centre */
 #define RAY_SETS 256                            /* distinct building sets of diff rays (uint8 index) */
 
 _Static_assert(MAP_BUILDINGS <= 64, "building masks are 64-bit");
@@ -115,12 +116,13 @@ struct VisionTables {
     uint64_t ray_set[RAY_SETS];
     int32_t ray_set_n;
     uint8_t *ray_idx;
-    /* per building, the rows of the tiles that show it standing at its map
-     * spot (those under its centre, as vision_sees_point, and its footprint):
-     * row number and the row's bits, at most one row per tile */
+    /* per building, the grid words holding the tiles that show it standing
+     * at its map spot (those under its centre, as vision_sees_point, and its
+     * footprint): the word's index in a team grid (row * VISION_WORDS +
+     * word) and its bits, at most one word per tile; one AND per word */
     int32_t show_n[MAP_BUILDINGS];
-    int16_t show_row[MAP_BUILDINGS][SHOW_ROWS];
-    uint64_t show_mask[MAP_BUILDINGS][SHOW_ROWS][VISION_WORDS];
+    uint16_t show_word[MAP_BUILDINGS][SHOW_WORDS];
+    uint64_t show_mask[MAP_BUILDINGS][SHOW_WORDS];
     size_t bytes;
 };
 
@@ -183,19 +185,26 @@ static int ray_clear(const VisionTables *t, int sx, int sz, int h0, int dx, int 
     return 1;
 }
 
+/* Build-only scratch of index_rays: the buildings covering each tile as a
+ * mask, and a hash of ray_set (value -> index, 0 empty) so that finding a
+ * set costs a probe or two, not a walk over up to RAY_SETS entries. */
+#define RAY_HASH 1024                          /* power of two, over 2 * RAY_SETS */
+_Static_assert(RAY_HASH == 1024 && RAY_HASH >= 2 * RAY_SETS, "ray_set_index hashes to 10 bits");
+typedef struct {
+    uint64_t cover[MAP_TILES];
+    uint16_t slot[RAY_HASH];
+} RayScratch;
+
 /* Buildings (other than skip) covering an intermediate cell of the ray. */
-static uint64_t ray_buildings(const VisionTables *t, int sx, int sz, int dx, int dz, int skip)
+static uint64_t ray_buildings(const VisionTables *t, const RayScratch *rs, int sx, int sz, int dx,
+                              int dz, int skip)
 {
     int n = iabs_(dx) > iabs_(dz) ? iabs_(dx) : iabs_(dz);
     uint64_t m = 0;
     const int8_t (*cell)[2] = &t->ray_cell[t->ray_start[(dz + VR) * VW + dx + VR]];
-    for (int i = 1; i < n; i++) {
-        int c = map_index(sx + cell[i - 1][0], sz + cell[i - 1][1]);
-        for (int k = t->cover_start[c]; k < t->cover_start[c + 1]; k++)
-            if (t->cover_list[k] != skip)
-                m |= (uint64_t)1 << t->cover_list[k];
-    }
-    return m;
+    for (int i = 1; i < n; i++)
+        m |= rs->cover[map_index(sx + cell[i - 1][0], sz + cell[i - 1][1])];
+    return skip >= 0 ? m & ~((uint64_t)1 << skip) : m;
 }
 
 /* Build-time trace of one ray against two height grids at once (terrain +
@@ -257,28 +266,30 @@ static void build_window(const VisionTables *t, const int16_t *hnone, const int1
     }
 }
 
-static uint8_t ray_set_index(VisionTables *t, uint64_t set)
+static uint8_t ray_set_index(VisionTables *t, RayScratch *rs, uint64_t set)
 {
-    for (int k = 1; k < t->ray_set_n; k++)
-        if (t->ray_set[k] == set)
-            return (uint8_t)k;
+    unsigned h = (unsigned)((set * 0x9E3779B97F4A7C15ull) >> 54);   /* 10 bits: RAY_HASH */
+    for (; rs->slot[h]; h = (h + 1) & (RAY_HASH - 1))
+        if (t->ray_set[rs->slot[h]] == set)
+            return (uint8_t)rs->slot[h];
     if (t->ray_set_n == RAY_SETS)
         return 0;
+    rs->slot[h] = (uint16_t)t->ray_set_n;
     t->ray_set[t->ray_set_n] = set;
     return (uint8_t)t->ray_set_n++;
 }
 
 /* Record the building set (all but skip) of each diff ray of a window at
  * ray_idx[*at ..] and return their union. */
-static uint64_t index_rays(VisionTables *t, int sx, int sz, int r, int skip, const uint32_t *diff,
-                           uint32_t *at)
+static uint64_t index_rays(VisionTables *t, RayScratch *rs, int sx, int sz, int r, int skip,
+                           const uint32_t *diff, uint32_t *at)
 {
     uint64_t mask = 0;
     for (int j = 0; j < 2 * r + 1; j++) {
         for (uint32_t d = diff[j]; d; d &= d - 1) {
-            uint64_t set = ray_buildings(t, sx, sz, __builtin_ctz(d) - r, j - r, skip);
+            uint64_t set = ray_buildings(t, rs, sx, sz, __builtin_ctz(d) - r, j - r, skip);
             mask |= set;
-            t->ray_idx[(*at)++] = ray_set_index(t, set);
+            t->ray_idx[(*at)++] = ray_set_index(t, rs, set);
         }
     }
     return mask;
@@ -293,14 +304,14 @@ static int clamp_radius(int r)
 
 static void show_tile(VisionTables *t, int i, int tx, int tz)
 {
-    int k = 0;
-    while (k < t->show_n[i] && t->show_row[i][k] != tz)
+    int k = 0, word = tz * VISION_WORDS + (tx >> 6);
+    while (k < t->show_n[i] && t->show_word[i][k] != word)
         k++;
     if (k == t->show_n[i]) {
         t->show_n[i]++;
-        t->show_row[i][k] = (int16_t)tz;
+        t->show_word[i][k] = (uint16_t)word;
     }
-    t->show_mask[i][k][tx >> 6] |= (uint64_t)1 << (tx & 63);
+    t->show_mask[i][k] |= (uint64_t)1 << (tx & 63);
 }
 
 /* The tiles whose sight shows building i (see show_row). */
@@ -444,6 +455,14 @@ VisionTables *vision_tables_build(const MapData *map)
         return NULL;
     }
     t->bytes += rays;
+    RayScratch *rs = calloc(1, sizeof *rs);
+    if (!rs) {
+        vision_tables_free(t);
+        return NULL;
+    }
+    for (int c = 0; c < MAP_TILES; c++)
+        for (int k = t->cover_start[c]; k < t->cover_start[c + 1]; k++)
+            rs->cover[c] |= (uint64_t)1 << t->cover_list[k];
     t->ray_set[0] = ~(uint64_t)0;
     t->ray_set_n = 1;
     uint32_t at = 0;
@@ -452,16 +471,17 @@ VisionTables *vision_tables_build(const MapData *map)
         if (vb->tx < 0)
             continue;
         vb->ray_at = at;
-        vb->mask = index_rays(t, vb->tx, vb->tz, vb->radius, i, vb->diff, &at);
+        vb->mask = index_rays(t, rs, vb->tx, vb->tz, vb->radius, i, vb->diff, &at);
     }
     for (int k = 0; k < VISION_KINDS; k++) {
         VisionKind *vk = &t->kind[k];
         for (int s = 0; s < MAP_TILES; s++) {
             vk->ray_at[s] = at;
-            vk->mask[s] = index_rays(t, s % MAP_N, s / MAP_N, vk->radius, -1,
+            vk->mask[s] = index_rays(t, rs, s % MAP_N, s / MAP_N, vk->radius, -1,
                                      vk->win + ((size_t)s * 2u + 1u) * (size_t)vk->rows, &at);
         }
     }
+    free(rs);
     return t;
 }
 
@@ -558,6 +578,8 @@ static const uint32_t *resolve_window(const VisionTables *t, const Live *live, c
     }
     /* the same per diff ray; trace the mixed ones */
     const uint8_t *ray_idx = w->ray_idx;
+    for (int j = 0; j < j0; j++)     /* the sets of the rows above j0 */
+        ray_idx += __builtin_popcount(w->diff[j]);
     int h0 = t->terrain[map_index(w->sx, w->sz)] + w->eye;
     for (int j = j0; j <= j1; j++) {    /* rows off the map hold no diff bits */
         out[j] = w->all[j];
@@ -580,24 +602,18 @@ static void window_rows(const Window *w, int *j0, int *j1)
     *j1 = w->sz + w->r >= MAP_N ? MAP_N - 1 - w->sz + w->r : 2 * w->r;
 }
 
-/* OR one window into a team grid. */
-static void apply_window(const VisionTables *t, const Live *live, const Window *w,
-                         uint64_t (*grid)[VISION_WORDS])
+/* OR n window rows of `width` bits into grid rows g[0..n), window bit b on
+ * column c0 + b of the 116-bit row (columns off the map are never set in a
+ * window). One loop per placement keeps each to a load, a shift and an OR
+ * or two per row. */
+static inline void or_rows(uint64_t (*g)[VISION_WORDS], const uint32_t *bits, int n, int c0,
+                           int width)
 {
-    int j0, j1;
-    window_rows(w, &j0, &j1);
-    uint32_t resolved[VW];
-    const uint32_t *bits = resolve_window(t, live, w, j0, j1, resolved) + j0;
-    /* Window bit b lands on column c0 + b of the 116-bit row (columns off the
-     * map are never set in a window). One loop per placement keeps each to a
-     * load, a shift and an OR or two per row. */
-    int c0 = w->sx - w->r, n = j1 - j0 + 1;
-    uint64_t (*g)[VISION_WORDS] = &grid[w->sz - w->r + j0];
     if (c0 < 0) {                       /* left edge: all in word 0 */
         int sh = -c0;
         for (int k = 0; k < n; k++)
             g[k][0] |= (uint64_t)bits[k] >> sh;
-    } else if (c0 >= 64 || c0 + 2 * w->r + 1 <= 64) {  /* inside one word */
+    } else if (c0 >= 64 || c0 + width <= 64) {  /* inside one word */
         int wd = c0 >> 6, sh = c0 & 63;
         for (int k = 0; k < n; k++)
             g[k][wd] |= (uint64_t)bits[k] << sh;
@@ -610,6 +626,21 @@ static void apply_window(const VisionTables *t, const Live *live, const Window *
     }
 }
 
+/* OR one window's rows that fall on grid rows zlo..zhi into a team grid. */
+static void apply_window(const VisionTables *t, const Live *live, const Window *w,
+                         uint64_t (*grid)[VISION_WORDS], int zlo, int zhi)
+{
+    int j0, j1, top = w->sz - w->r;
+    window_rows(w, &j0, &j1);
+    j0 = zlo - top > j0 ? zlo - top : j0;
+    j1 = zhi - top < j1 ? zhi - top : j1;
+    if (j0 > j1)
+        return;
+    uint32_t resolved[VW];
+    const uint32_t *bits = resolve_window(t, live, w, j0, j1, resolved) + j0;
+    or_rows(&grid[top + j0], bits, j1 - j0 + 1, w->sx - w->r, 2 * w->r + 1);
+}
+
 /* The unit sources that went away or came between old[0..on) and
  * cur[0..cn), as multisets, into changed[]; returns how many. A walk over
  * both lists in order (the caller's order barely changes from one update to
@@ -620,7 +651,9 @@ static int source_changes(const uint16_t *old, int on, const uint16_t *cur, int 
     uint16_t came[VISION_KEPT_SOURCES];
     int gn = 0, an = 0, i = 0, j = 0;
     while (i < on || j < cn) {
-        if (i < on && j < cn && old[i] == cur[j]) {
+        if (i + 4 <= on && j + 4 <= cn && memcmp(old + i, cur + j, 4 * sizeof *cur) == 0) {
+            i += 4, j += 4;             /* a run of four in place: one compare */
+        } else if (i < on && j < cn && old[i] == cur[j]) {
             i++, j++;
         } else if (i + 1 < on && j < cn && old[i + 1] == cur[j]) {
             changed[gn++] = old[i++];
@@ -648,6 +681,30 @@ static int source_changes(const uint16_t *old, int on, const uint16_t *cur, int 
     return n;
 }
 
+/* Bit i set when building_alive[i] != 0 (all bn set for NULL). Eight flags
+ * at a time: each byte's "nonzero" lands on its top bit, and one multiply
+ * gathers the eight top bits into the top byte. */
+static uint64_t alive_bits(const uint8_t *building_alive, int bn)
+{
+    if (!building_alive)
+        return bn == 64 ? ~(uint64_t)0 : (((uint64_t)1 << bn) - 1);
+    const uint64_t lo7 = 0x7F7F7F7F7F7F7F7Full, hi = 0x8080808080808080ull;
+    uint64_t mask = 0;
+    int i = 0;
+    for (; i + 8 <= bn; i += 8) {
+        const uint8_t *a = building_alive + i;   /* byte k at bits 8k (one load on x86) */
+        uint64_t x = (uint64_t)a[0] | (uint64_t)a[1] << 8 | (uint64_t)a[2] << 16 |
+                     (uint64_t)a[3] << 24 | (uint64_t)a[4] << 32 | (uint64_t)a[5] << 40 |
+                     (uint64_t)a[6] << 48 | (uint64_t)a[7] << 56;
+        uint64_t nz = (((x & lo7) + lo7) | x) & hi;
+        mask |= ((nz >> 7) * 0x0102040810204080ull >> 56) << i;
+    }
+    for (; i < bn; i++)
+        if (building_alive[i])
+            mask |= (uint64_t)1 << i;
+    return mask;
+}
+
 void vision_update(Vision *v, int team, const VisionSource *src, int n,
                    const uint8_t *building_alive)
 {
@@ -658,13 +715,21 @@ void vision_update(Vision *v, int team, const VisionSource *src, int n,
         n = 0;
     int bn = t ? t->building_n : 0;
 
+    /* one pass: the hash of the sources as given, and the valid ones as
+     * keys (tile * VISION_KINDS + kind), all of them counted in cn */
+    uint16_t cur[VISION_KEPT_SOURCES];
+    int cn = 0;
     uint64_t h = mix64(0x6A09E667F3BCC908ull, (uint64_t)(uint32_t)n);
-    for (int i = 0; i < n; i++)
-        h = mix64(h, (uint64_t)(uint16_t)src[i].tile | (uint64_t)(uint16_t)src[i].kind << 16);
-    uint64_t alive_mask = 0;
-    for (int i = 0; i < bn; i++)
-        if (!building_alive || building_alive[i])
-            alive_mask |= (uint64_t)1 << i;
+    for (int i = 0; i < n; i++) {
+        int tile = src[i].tile, k = src[i].kind;
+        h = mix64(h, (uint64_t)(uint16_t)tile | (uint64_t)(uint16_t)k << 16);
+        if (tile < 0 || tile >= MAP_TILES || k < 0 || k >= VISION_KINDS)
+            continue;
+        if (cn < VISION_KEPT_SOURCES)
+            cur[cn] = (uint16_t)(tile * VISION_KINDS + k);
+        cn++;
+    }
+    uint64_t alive_mask = alive_bits(building_alive, bn);
     h = mix64(h, alive_mask);
     h = mix64(h, (uint64_t)(uintptr_t)t);
     if (v->valid[team] && v->key[team] == h)
@@ -689,7 +754,7 @@ void vision_update(Vision *v, int team, const VisionSource *src, int n,
         for (int i = 0; i < bn; i++) {
             if (((alive_mask >> i) & 1u) && t->bld[i].team == team && t->bld[i].tx >= 0) {
                 Window w = building_window(t, i);
-                apply_window(t, &live, &w, bgrid);
+                apply_window(t, &live, &w, bgrid, 0, MAP_N - 1);
             }
         }
         v->btables[team] = t;
@@ -697,24 +762,13 @@ void vision_update(Vision *v, int team, const VisionSource *src, int n,
         full = 1;
     }
 
-    uint16_t cur[VISION_KEPT_SOURCES];
-    int cn = 0;
-    for (int i = 0; i < n && cn >= 0; i++) {
-        int tile = src[i].tile, k = src[i].kind;
-        if (tile < 0 || tile >= MAP_TILES || k < 0 || k >= VISION_KINDS)
-            continue;
-        if (cn == VISION_KEPT_SOURCES)
-            cn = -1;
-        else
-            cur[cn++] = (uint16_t)(tile * VISION_KINDS + k);
-    }
-    if (cn < 0) {                       /* too many to keep: OR them all */
+    if (cn > VISION_KEPT_SOURCES) {     /* too many to keep: OR them all */
         memcpy(grid, bgrid, sizeof v->grid[team]);
         for (int i = 0; i < n; i++) {
             int tile = src[i].tile, k = src[i].kind;
             if (tile >= 0 && tile < MAP_TILES && k >= 0 && k < VISION_KINDS) {
                 Window w = unit_window(t, tile * VISION_KINDS + k);
-                apply_window(t, &live, &w, grid);
+                apply_window(t, &live, &w, grid, 0, MAP_N - 1);
             }
         }
         v->src_n[team] = -1;
@@ -724,40 +778,71 @@ void vision_update(Vision *v, int team, const VisionSource *src, int n,
         memcpy(grid, bgrid, sizeof v->grid[team]);
         for (int i = 0; i < cn; i++) {
             Window w = unit_window(t, cur[i]);
-            apply_window(t, &live, &w, grid);
+            apply_window(t, &live, &w, grid, 0, MAP_N - 1);
         }
     } else {
         /* Only tiles under a window that went or came can change: their
          * boxes start over from the buildings' grid, then every window that
-         * overlaps a box is ORed again (elsewhere it adds nothing new). */
+         * overlaps a box is ORed again in the rows of the boxes it meets
+         * (elsewhere it adds nothing new). A box is merged into an earlier
+         * one when their bounding box is no bigger than the two (a source
+         * that moved a tile gives two nearly equal boxes): fewer boxes to
+         * test each source against, and no more rows to redo. */
         uint16_t changed[2 * VISION_KEPT_SOURCES];
         int box[2 * VISION_KEPT_SOURCES][4];    /* x0, x1, z0, z1 on the map */
-        int ch = source_changes(v->src_key[team], v->src_n[team], cur, cn, changed);
+        int ch = source_changes(v->src_key[team], v->src_n[team], cur, cn, changed), nb = 0;
         for (int c = 0; c < ch; c++) {
             int tile = changed[c] / VISION_KINDS, r = t->kind[changed[c] % VISION_KINDS].radius;
             int sx = tile % MAP_N, sz = tile / MAP_N;
             int x0 = sx - r < 0 ? 0 : sx - r, x1 = sx + r >= MAP_N ? MAP_N - 1 : sx + r;
             int z0 = sz - r < 0 ? 0 : sz - r, z1 = sz + r >= MAP_N ? MAP_N - 1 : sz + r;
-            box[c][0] = x0, box[c][1] = x1, box[c][2] = z0, box[c][3] = z1;
+            int area = (x1 - x0 + 1) * (z1 - z0 + 1), q = nb - 1;
+            for (; q >= 0 && q >= nb - 8; q--) {   /* the last few boxes only: bounded work */
+                int ux0 = x0 < box[q][0] ? x0 : box[q][0], ux1 = x1 > box[q][1] ? x1 : box[q][1];
+                int uz0 = z0 < box[q][2] ? z0 : box[q][2], uz1 = z1 > box[q][3] ? z1 : box[q][3];
+                int qa = (box[q][1] - box[q][0] + 1) * (box[q][3] - box[q][2] + 1);
+                if ((ux1 - ux0 + 1) * (uz1 - uz0 + 1) <= area + qa) {
+                    box[q][0] = ux0, box[q][1] = ux1, box[q][2] = uz0, box[q][3] = uz1;
+                    break;
+                }
+            }
+            if (q < 0 || q < nb - 8) {
+                box[nb][0] = x0, box[nb][1] = x1, box[nb][2] = z0, box[nb][3] = z1;
+                nb++;
+            }
+        }
+        for (int c = 0; c < nb; c++) {
+            int x0 = box[c][0], x1 = box[c][1];
             uint64_t cols[VISION_WORDS];
             for (int k = 0; k < VISION_WORDS; k++) {
                 int a = x0 > 64 * k ? x0 - 64 * k : 0, b = x1 < 64 * k + 63 ? x1 - 64 * k : 63;
                 cols[k] = a > b ? 0 : (~(uint64_t)0 >> (63 - b)) & (~(uint64_t)0 << a);
             }
-            for (int z = z0; z <= z1; z++)
+            for (int z = box[c][2]; z <= box[c][3]; z++)
                 for (int k = 0; k < VISION_WORDS; k++)
                     grid[z][k] = (grid[z][k] & ~cols[k]) | (bgrid[z][k] & cols[k]);
         }
-        for (int i = 0; ch && i < cn; i++) {
+        for (int i = 0; nb && i < cn; i++) {
             int tile = cur[i] / VISION_KINDS, r = t->kind[cur[i] % VISION_KINDS].radius;
-            int sx = tile % MAP_N, sz = tile / MAP_N;
-            for (int c = 0; c < ch; c++) {
+            int sx = tile % MAP_N, sz = tile / MAP_N, zlo = MAP_N, zhi = -1;
+            for (int c = 0; c < nb; c++) {
                 if (sx + r >= box[c][0] && sx - r <= box[c][1] && sz + r >= box[c][2] &&
                     sz - r <= box[c][3]) {
-                    Window w = unit_window(t, cur[i]);
-                    apply_window(t, &live, &w, grid);
-                    break;
+                    zlo = box[c][2] < zlo ? box[c][2] : zlo;
+                    zhi = box[c][3] > zhi ? box[c][3] : zhi;
                 }
+            }
+            if (zhi < 0)
+                continue;
+            const VisionKind *vk = &t->kind[cur[i] % VISION_KINDS];
+            if ((vk->mask[tile] & live.dead_mask) == 0) {   /* the usual case: rows `all` as they are */
+                int top = sz - r, j0 = zlo - top > 0 ? zlo - top : 0;
+                int j1 = zhi - top < 2 * r ? zhi - top : 2 * r;   /* boxes lie on the map */
+                const uint32_t *all = vk->win + (size_t)tile * 2u * (size_t)vk->rows;
+                or_rows(&grid[top + j0], all + j0, j1 - j0 + 1, sx - r, 2 * r + 1);
+            } else {
+                Window w = unit_window(t, cur[i]);
+                apply_window(t, &live, &w, grid, zlo, zhi);
             }
         }
     }
@@ -770,12 +855,13 @@ int vision_sees_building(const Vision *v, int team, int b)
     const VisionTables *t = v->tables;
     if (team < 0 || team > 1 || b < 0 || b >= t->building_n)
         return 0;
-    for (int k = 0; k < t->show_n[b]; k++) {
-        const uint64_t *mask = t->show_mask[b][k], *row = v->grid[team][t->show_row[b][k]];
-        if ((row[0] & mask[0]) | (row[1] & mask[1]))
-            return 1;
-    }
-    return 0;
+    const uint64_t *g = (const uint64_t *)v->grid[team];   /* row-major words */
+    const uint16_t *word = t->show_word[b];
+    const uint64_t *mask = t->show_mask[b];
+    uint64_t any = 0;
+    for (int k = 0; k < t->show_n[b]; k++)   /* a few words: no early exit */
+        any |= g[word[k]] & mask[k];
+    return any != 0;
 }
 
 unsigned vision_point_teams_slow(const Vision *v, int32_t x, int32_t z)

@@ -742,6 +742,82 @@ static void test_shared_map(void)
     free(v);
 }
 
+/* More sources than a grid keeps for updates by difference (256): every
+ * window ORed, and back and forth across that bound, still brute force's. */
+static void test_many_sources(void)
+{
+    rng_state = 5150;
+    MapData *m = random_map();
+    VisionTables *t = vision_tables_build(m);
+    static VisionSource src[400];
+    static uint8_t seen[MAP_TILES];
+    uint8_t alive[MAP_BUILDINGS];
+    Vision *v = malloc(sizeof *v);
+    CHECK(t != NULL && v != NULL);
+    if (!t || !v)
+        return;
+    int got = 0;
+    while (got < 400)
+        got += random_sources(m, src + got, 400 - got);
+    memset(alive, 1, sizeof alive);
+    vision_init(v, t);
+    static const int counts[] = {256, 257, 300, 256, 100, 257, 400, 255};
+    int bad = 0;
+    for (int c = 0; c < (int)(sizeof counts / sizeof counts[0]); c++) {
+        src[rng_below(400)].tile = (int16_t)rng_below(MAP_TILES);   /* and one moves */
+        if (c == 5)
+            alive[0] = 0;
+        for (int team = 0; team < 2; team++) {
+            vision_update(v, team, src + team, counts[c] - team, alive);
+            bf_team(m, team, src + team, counts[c] - team, alive, seen);
+            bad += compare_grid(v, team, seen) != 0;
+        }
+    }
+    CHECK_EQ(bad, 0);
+    free(v);
+    vision_tables_free(t);
+    free(m);
+}
+
+/* Any nonzero alive flag means standing (flags are read eight at a time):
+ * random flag bytes give the grid their 0/1 version gives, with the flags
+ * in a heap array of exactly building_n bytes (ASan sees an over-read). */
+static void test_alive_bytes(void)
+{
+    const VisionTables *t = vision_tables_get();
+    const MapData *m = map_get();
+    CHECK(t != NULL && m != NULL);
+    if (!t || !m)
+        return;
+    rng_state = 99;
+    static VisionSource src[60];
+    int n = random_sources(m, src, 60);
+    Vision *a = malloc(sizeof *a), *b = malloc(sizeof *b);
+    uint8_t *raw = malloc((size_t)m->building_n), one[MAP_BUILDINGS];
+    CHECK(a != NULL && b != NULL && raw != NULL);
+    if (!a || !b || !raw)
+        return;
+    int bad = 0;
+    for (int trial = 0; trial < 40; trial++) {
+        for (int i = 0; i < m->building_n; i++) {
+            int r = rng_below(4);
+            raw[i] = (uint8_t)(r == 0 ? 0 : r == 1 ? 1 : r == 2 ? 0x80 : 1 + rng_below(255));
+            one[i] = raw[i] != 0;
+        }
+        vision_init(a, t);
+        vision_init(b, t);
+        for (int team = 0; team < 2; team++) {
+            vision_update(a, team, src, n, raw);
+            vision_update(b, team, src, n, one);
+        }
+        bad += memcmp(a->grid, b->grid, sizeof a->grid) != 0;
+    }
+    CHECK_EQ(bad, 0);
+    free(raw);
+    free(b);
+    free(a);
+}
+
 int main(void)
 {
     test_open_field();
@@ -753,5 +829,7 @@ int main(void)
     test_random_vs_brute();
     test_incremental();
     test_shared_map();
+    test_alive_bytes();
+    test_many_sources();
     return check_report("test_vision");
 }
