@@ -79,7 +79,8 @@
  * and the kept list renumbered);
  * it is swept again only then. Two free bodies with R <= NAV_FAST_R whose
  * steps each stay on one inner tile take push_fast: push_apart's arithmetic
- * in 32 bits, where it cannot overflow; any other pair takes push_apart.
+ * in 32 bits, where it cannot overflow (the tile of each body is kept, from
+ * the listing or its last move off it); any other pair takes push_apart.
  *
  * Ownership: a Nav belongs to one match and is only touched by that match's
  * thread. MapData is shared and read-only. No global mutable state, no
@@ -692,40 +693,51 @@ static int push_apart(const Nav *nav, const MapData *map, NavBody *a, NavBody *b
  * fewer cycles than 64-bit. */
 #define NAV_FAST_R 65535
 
-/* 1: the step by (ox, oz) stays on one tile that is not on the map's edge,
- * so move_ok would say 1 (the rim margin lies within the edge tiles); 0: ask
- * move_ok. Unsigned: an off-map start wraps to an edge or an outside tile. */
-static inline int step_in_tile(int32_t x0, int32_t z0, int32_t ox, int32_t oz)
+/* push_fast's step test, one number per body and axis: the step by o along
+ * x stays on the body's tile, which is not on the map's edge (so move_ok
+ * would say 1: the rim margin lies within the edge tiles), iff
+ * (uint32_t)(x + o) - box < GOTA_TILE, box = the tile's low edge in world
+ * units. On an edge tile (or off the map: unsigned, an off-map start wraps to
+ * an edge or an outside tile) box = x + 2^31, which fails every step with
+ * |o| < 2^31 - GOTA_TILE; push_apart then decides. A body keeps its box while
+ * it moves inside its tile; any other move sets it again. */
+static inline uint32_t tile_box(int32_t x)
 {
-    uint32_t X0 = (uint32_t)x0 + MAP_HALF_WORLD, Z0 = (uint32_t)z0 + MAP_HALF_WORLD;
-    uint32_t tx = X0 / GOTA_TILE, tz = Z0 / GOTA_TILE;
-    uint32_t rx = X0 - tx * GOTA_TILE + (uint32_t)ox, rz = Z0 - tz * GOTA_TILE + (uint32_t)oz;
-    return tx - 1 < MAP_N - 2 && tz - 1 < MAP_N - 2 && rx < GOTA_TILE && rz < GOTA_TILE;
+    uint32_t X = (uint32_t)x + MAP_HALF_WORLD, t = X / GOTA_TILE;
+    return t - 1 < MAP_N - 2 ? t * GOTA_TILE - MAP_HALF_WORLD : (uint32_t)x + 0x80000000u;
+}
+
+static inline int box_holds(uint32_t box, int32_t x)
+{
+    return (uint32_t)x - box < GOTA_TILE;
 }
 
 /* push_apart for two free bodies with 0 < R <= NAV_FAST_R and d2 < R * R,
- * when d > 0 and each moving body's step passes step_in_tile: the same
- * shares (share_halves in 32 bits) and the same moves. Returns which moved,
- * or -1 when it does not apply (push_apart then decides). */
-static inline int push_fast(NavBody *a, NavBody *b, int32_t R, int32_t dx, int32_t dz, uint32_t d2)
+ * when d > 0 and each body's step stays in its box (tile_box; a body
+ * that does not move always does, but on an edge tile): the same shares
+ * (share_halves in 32 bits) and the same moves. Returns which moved, or -1
+ * when it does not apply (push_apart then decides). */
+static inline int push_fast(NavBody *a, NavBody *b, const uint32_t *bx, const uint32_t *bz,
+                            int i, int j, int32_t R, int32_t dx, int32_t dz, uint32_t d2)
 {
     int32_t d = (int32_t)fx_isqrt64(d2);
     if (d == 0) return -1;
-    int32_t overlap = R - d, s = overlap / 2;
+    int32_t overlap = R - d, s = overlap >> 1;      /* d < R: overlap > 0 */
     int32_t px = dx * s, pz = dz * s;
-    int32_t qx = px / d, qz = pz / d;
-    int32_t ax = -qx, az = -qz;
+    int32_t qx = px / d, qz = pz / d, rx = px % d, rz = pz % d;
+    int32_t ax = a->x - qx, az = a->z - qz;
     if (overlap & 1) {
-        int32_t tx = px - qx * d + dx, tz = pz - qz * d + dz;
-        qx += tx >= d ? 1 : tx <= -d ? -1 : 0;
-        qz += tz >= d ? 1 : tz <= -d ? -1 : 0;
+        int32_t tx = rx + dx, tz = rz + dz;
+        qx += (tx >= d) - (tx <= -d);
+        qz += (tz >= d) - (tz <= -d);
     }
-    int move_a = (ax | az) != 0, move_b = (qx | qz) != 0;
-    if (move_a && !step_in_tile(a->x, a->z, ax, az)) return -1;
-    if (move_b && !step_in_tile(b->x, b->z, qx, qz)) return -1;
-    if (move_a) { a->x += ax; a->z += az; }
-    if (move_b) { b->x += qx; b->z += qz; }
-    return move_a | move_b << 1;
+    int32_t nbx = b->x + qx, nbz = b->z + qz;
+    if (!(box_holds(bx[i], ax) & box_holds(bz[i], az) & box_holds(bx[j], nbx) & box_holds(bz[j], nbz)))
+        return -1;
+    int ma = ax != a->x || az != a->z, mb = (qx | qz) != 0;
+    a->x = ax; a->z = az;
+    b->x = nbx; b->z = nbz;
+    return ma | mb << 1;
 }
 
 /* one pair of a pass: sets *moved when a body moved */
@@ -756,6 +768,7 @@ typedef struct {
     int n, side;
     int64_t cs;
     int32_t base_x[NAV_MAX_BODIES], base_z[NAV_MAX_BODIES];   /* positions at the build */
+    uint32_t box_x[NAV_MAX_BODIES], box_z[NAV_MAX_BODIES];    /* tile_box of each active body */
     int16_t pi[NAV_PAIR_CAP], pj[NAV_PAIR_CAP];
     uint32_t tested[NAV_PAIR_CAP];      /* sequence number of the pair's last evaluation, 0: none */
     uint32_t moved_at[NAV_MAX_BODIES];  /* sequence number of the body's last move */
@@ -949,6 +962,8 @@ static void collide_list(Collide *c, int fi, int fj)
         if (!c->b[i].active) continue;
         c->base_x[i] = c->b[i].x;
         c->base_z[i] = c->b[i].z;
+        c->box_x[i] = tile_box(c->b[i].x);
+        c->box_z[i] = tile_box(c->b[i].z);
     }
     int np = list_by_sweep(c, 0, fi, fj, c->pi, c->pj);
     if (np < 0) { list_by_body(c, fi, fj); return; }
@@ -1040,6 +1055,8 @@ static void list_from_kept(Collide *c, const NavPairs *kp)
     for (int i = 0; i < c->n; i++) {
         c->base_x[i] = b[i].x;
         c->base_z[i] = b[i].z;
+        c->box_x[i] = tile_box(b[i].x);
+        c->box_z[i] = tile_box(b[i].z);
     }
     /* listed(), knowing R > 0: a kept pair had it (near_pair) and kept_valid
      * saw both bodies active and as large */
@@ -1076,6 +1093,47 @@ void nav_collide_reference(const Nav *nav, const MapData *map, NavBody *bodies, 
     }
 }
 
+/* The pairs of the list from s on, in order, until a moved body strays:
+ * returns that pair's index (the list is to be built again after it), or -1
+ * at the end of the list. *moved is set when a body moved. */
+static int collide_run(const Nav *nav, const MapData *map, Collide *c, int s, uint32_t *seqp, int *moved)
+{
+    NavBody *bodies = c->b;
+    uint32_t seq = *seqp;
+    int np = c->np, stray = -1;
+    for (; s < np; s++) {
+        int i = c->pi[s], j = c->pj[s];
+        /* the same two positions as at its last evaluation: the same no-op */
+        /* (tested 0: never evaluated, and no moved_at is below 0) */
+        uint32_t t = c->tested[s];
+        if (c->moved_at[i] < t && c->moved_at[j] < t) continue;
+        c->tested[s] = ++seq;
+        NavBody *a = &bodies[i], *b = &bodies[j];
+        int64_t R = (int64_t)a->radius + b->radius;
+        int64_t dx = (int64_t)b->x - a->x, dz = (int64_t)b->z - a->z, d2 = dx * dx + dz * dz;
+        /* a listed pair has R > 0 and is not both pinned (listed(); radii
+         * and pins do not change within a call): in_contact is d2 < R^2 */
+        if (d2 >= R * R) continue;
+        int hit = -1;
+        if (R <= NAV_FAST_R && !a->pinned && !b->pinned)
+            hit = push_fast(a, b, c->box_x, c->box_z, i, j, (int32_t)R, (int32_t)dx, (int32_t)dz, (uint32_t)d2);
+        if (hit < 0) {
+            hit = push_apart(nav, map, a, b, R, dx, dz, d2);
+            /* it may have left its tile */
+            if (hit & 1) { c->box_x[i] = tile_box(a->x); c->box_z[i] = tile_box(a->z); }
+            if (hit & 2) { c->box_x[j] = tile_box(b->x); c->box_z[j] = tile_box(b->z); }
+        }
+        if (!hit) continue;
+        *moved = 1;
+        seq++;
+        if (hit & 1) c->moved_at[i] = seq;
+        if (hit & 2) c->moved_at[j] = seq;
+        if (((hit & 1) && strayed(c, i)) || ((hit & 2) && strayed(c, j))) { stray = s; break; }
+    }
+    *seqp = seq;
+    return stray;
+}
+
 void nav_collide(Nav *nav, const MapData *map, NavBody *bodies, int n)
 {
     Collide c;
@@ -1092,38 +1150,11 @@ void nav_collide(Nav *nav, const MapData *map, NavBody *bodies, int n)
     for (int pass = 0; pass < NAV_COLLIDE_PASSES; pass++) {
         if (!c.from_start || !c.complete) collide_list(&c, -1, -1);
         int moved = 0;
-        for (int s = 0;; s++) {
-            if (s == c.np) {
-                if (c.complete) break;
-                collide_list(&c, c.pi[s - 1], c.pj[s - 1]);    /* the rest of the pass */
-                s = -1;
-                continue;
-            }
-            int i = c.pi[s], j = c.pj[s];
-            /* the same two positions as at its last evaluation: the same no-op */
-            /* (tested 0: never evaluated, and no moved_at is below 0) */
-            uint32_t t = c.tested[s];
-            if (c.moved_at[i] < t && c.moved_at[j] < t) continue;
-            c.tested[s] = ++seq;
-            NavBody *a = &bodies[i], *b = &bodies[j];
-            int64_t R = (int64_t)a->radius + b->radius;
-            int64_t dx = (int64_t)b->x - a->x, dz = (int64_t)b->z - a->z, d2 = dx * dx + dz * dz;
-            /* a listed pair has R > 0 and is not both pinned (listed(); radii
-             * and pins do not change within a call): in_contact is d2 < R^2 */
-            if (d2 >= R * R) continue;
-            int hit = -1;
-            if (R <= NAV_FAST_R && !a->pinned && !b->pinned)
-                hit = push_fast(a, b, (int32_t)R, (int32_t)dx, (int32_t)dz, (uint32_t)d2);
-            if (hit < 0) hit = push_apart(nav, map, a, b, R, dx, dz, d2);
-            if (!hit) continue;
-            moved = 1;
-            seq++;
-            if (hit & 1) c.moved_at[i] = seq;
-            if (hit & 2) c.moved_at[j] = seq;
-            if (((hit & 1) && strayed(&c, i)) || ((hit & 2) && strayed(&c, j))) {
-                collide_list(&c, i, j);     /* new positions, same pass, from the next pair on */
-                s = -1;
-            }
+        for (;;) {
+            int s = collide_run(nav, map, &c, 0, &seq, &moved);
+            if (s >= 0) collide_list(&c, c.pi[s], c.pj[s]);     /* new positions, same pass, from the next pair on */
+            else if (c.complete) break;
+            else collide_list(&c, c.pi[c.np - 1], c.pj[c.np - 1]);     /* the rest of the pass */
         }
         if (!moved) break;
     }
