@@ -149,12 +149,18 @@ static int plain_next_enemy(const GotaMatch *m, int team, int lane, int32_t x, i
     return best_barracks >= 0 ? best_barracks : best_guard;
 }
 
-static void test_next_enemy(void)
+/* a match of the default map without heroes */
+static GotaMatch *creeps_only_match(void)
 {
     GotaConfig cfg;
     gota_config_default(&cfg);
     cfg.heroes = 0;
-    GotaMatch *m = gota_match_new(&cfg, NULL);
+    return gota_match_new(&cfg, NULL);
+}
+
+static void test_next_enemy(void)
+{
+    GotaMatch *m = creeps_only_match();
     CHECK(m != NULL);
     if (!m) return;
     const MapData *map = m->map;
@@ -202,10 +208,7 @@ static void compare_building_dists(const GotaMatch *m)
  * footprints made into rectangles, rectangles with a hole, and duplicates. */
 static void test_building_dist(void)
 {
-    GotaConfig cfg;
-    gota_config_default(&cfg);
-    cfg.heroes = 0;
-    GotaMatch *m = gota_match_new(&cfg, NULL);
+    GotaMatch *m = creeps_only_match();
     CHECK(m != NULL);
     if (!m) return;
     int rects = 0;
@@ -240,10 +243,7 @@ static void test_building_dist(void)
  * deaths, revivals and outside writes to exposed and lane_front. */
 static void test_sync_skip(void)
 {
-    GotaConfig cfg;
-    gota_config_default(&cfg);
-    cfg.heroes = 0;
-    GotaMatch *m = gota_match_new(&cfg, NULL), *full = malloc(sizeof *full);
+    GotaMatch *m = creeps_only_match(), *full = malloc(sizeof *full);
     CHECK(m != NULL && full != NULL);
     if (!m || !full) { gota_match_free(m); free(full); return; }
     const MapData *map = m->map;
