@@ -490,9 +490,9 @@ static int hero_acquire(const GotaMatch *m, int slot, int attack_move)
     int32_t x = m->snap_x[slot], z = m->snap_z[slot];
     /* a hero's team is red or blue: only the other team's buildings can pass */
     int own = u->team == GOTA_TEAM_RED || u->team == GOTA_TEAM_BLUE;
-    int n = own ? m->enemy_building_n[u->team] : m->map->building_n;
+    int n = own ? m->map->enemy_building_n[u->team] : m->map->building_n;
     for (int k = 0; k < n; k++) {
-        int i = own ? m->enemy_building[u->team][k] : k;
+        int i = own ? m->map->enemy_building[u->team][k] : k;
         int b = m->building_slot[i];
         const GotaUnit *bu = &m->unit[b];
         /* own and unexposed buildings fail target_valid: skip them before the

@@ -622,6 +622,53 @@ static void build_camps(MapData *m)
     }
 }
 
+_Static_assert(MAP_BUILDINGS <= UINT8_MAX, "building indices fit uint8_t");
+
+void map_building_box(MapBuilding *b)
+{
+    int tx0 = MAP_N, tz0 = MAP_N, tx1 = -1, tz1 = -1;
+    for (int k = 0; k < b->footprint_n; k++) {
+        int tx = b->footprint[k] % MAP_N, tz = b->footprint[k] / MAP_N;
+        tx0 = tx < tx0 ? tx : tx0;
+        tx1 = tx > tx1 ? tx : tx1;
+        tz0 = tz < tz0 ? tz : tz0;
+        tz1 = tz > tz1 ? tz : tz1;
+    }
+    b->box_filled = 0;
+    if (b->footprint_n == 0) return;
+    b->box[0] = (tx0 - MAP_N / 2) * GOTA_TILE;
+    b->box[1] = (tz0 - MAP_N / 2) * GOTA_TILE;
+    b->box[2] = (tx1 - MAP_N / 2) * GOTA_TILE + GOTA_TILE;
+    b->box[3] = (tz1 - MAP_N / 2) * GOTA_TILE + GOTA_TILE;
+    /* it fills the box when its tiles are distinct and as many as the box's */
+    int w = tx1 - tx0 + 1, area = w * (tz1 - tz0 + 1);
+    if (area != b->footprint_n) return;
+    uint8_t hit[MAP_MAX_FOOTPRINT] = {0};
+    int distinct = 1;
+    for (int k = 0; k < b->footprint_n; k++) {
+        int c = (b->footprint[k] / MAP_N - tz0) * w + b->footprint[k] % MAP_N - tx0;
+        distinct &= !hit[c];
+        hit[c] = 1;
+    }
+    b->box_filled = distinct;
+}
+
+/* footprint boxes and the per-team building lists (MapData) */
+static void index_buildings(MapData *m)
+{
+    for (int i = 0; i < m->building_n; i++) {
+        MapBuilding *b = &m->building[i];
+        map_building_box(b);
+        for (int l = 0; l < 3; l++)
+            if ((b->team == GOTA_TEAM_RED || b->team == GOTA_TEAM_BLUE) &&
+                ((b->kind == GOTA_KIND_BARRACKS && b->lane == l) ||
+                 (b->kind == GOTA_KIND_TOWER && b->tier == GOTA_TIER_GUARD)))
+                m->next_enemy_cand[b->team][l][m->next_enemy_cand_n[b->team][l]++] = (uint8_t)i;
+        for (int t = 0; t < 2; t++)
+            if (b->team != t) m->enemy_building[t][m->enemy_building_n[t]++] = (uint8_t)i;
+    }
+}
+
 /* ---- the shared map ------------------------------------------------------------ */
 static void build_map(void)
 {
@@ -636,6 +683,7 @@ static void build_map(void)
     resolve_tiles(&b, m);
     build_edges(m);
     build_buildings(&b, m);
+    index_buildings(m);
     build_lanes(m);
     build_camps(m);
     m->hero_spawn_x[GOTA_TEAM_BLUE] = map_tile_centre(HERO_SPAWN_BLUE[0]);

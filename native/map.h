@@ -57,6 +57,10 @@ typedef struct {
     int32_t spawn_x, spawn_z;
     /* barracks: lateral unit vector of the road at the spawn, Q16 */
     int32_t side_x, side_z;
+    /* the footprint's bounding box in world units (x0, z0, x1, z1: tile
+     * edges) and whether its tiles fill that box exactly (map_building_box) */
+    int32_t box[4];
+    int32_t box_filled;
 } MapBuilding;
 
 typedef struct {
@@ -93,6 +97,13 @@ typedef struct {
      * 2 - lane (MAP_IDX_* below). */
     int32_t building_n;
     MapBuilding building[MAP_BUILDINGS];
+    /* per team, in building order: the other team's buildings (hero
+     * acquisition), and per lane the team's barracks of that lane and its god
+     * guards (structure_next_enemy's candidates when the team is the enemy) */
+    uint8_t enemy_building[2][MAP_BUILDINGS];
+    uint8_t enemy_building_n[2];
+    uint8_t next_enemy_cand[2][3][MAP_BUILDINGS];
+    uint8_t next_enemy_cand_n[2][3];
 
     MapCamp camp[MAP_CAMPS];
 
@@ -108,6 +119,9 @@ typedef struct {
 
 /* The shared map; built on first use (thread-safe), never modified after. */
 const MapData *map_get(void);
+/* b->box and b->box_filled from b's footprint (the map build calls it; a test
+ * that alters a footprint calls it again). */
+void map_building_box(MapBuilding *b);
 
 /* tile helpers */
 static inline int map_tile_of(int32_t world) { return (world + MAP_HALF_WORLD) / GOTA_TILE; }

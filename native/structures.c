@@ -17,8 +17,6 @@
 #include "world.h"
 #include "fixmath.h"
 
-_Static_assert(MAP_BUILDINGS <= UINT8_MAX, "building indices fit uint8_t");
-
 static int is_structure(int kind)
 {
     return kind == GOTA_KIND_TOWER || kind == GOTA_KIND_BARRACKS || kind == GOTA_KIND_GOD;
@@ -54,15 +52,7 @@ void structures_spawn(GotaMatch *m)
         m->building_alive[i] = 1;
         if (b->kind == GOTA_KIND_GOD) m->god_slot[b->team] = slot;
         nav_set_footprint(&m->nav, b, 1);
-        for (int l = 0; l < 3; l++)
-            if ((b->team == GOTA_TEAM_RED || b->team == GOTA_TEAM_BLUE) &&
-                ((b->kind == GOTA_KIND_BARRACKS && b->lane == l) ||
-                 (b->kind == GOTA_KIND_TOWER && b->tier == GOTA_TIER_GUARD)))
-                m->next_enemy_cand[b->team][l][m->next_enemy_cand_n[b->team][l]++] = (uint8_t)i;
-        for (int t = 0; t < 2; t++)
-            if (b->team != t) m->enemy_building[t][m->enemy_building_n[t]++] = (uint8_t)i;
     }
-    unit_footprint_boxes(m);
 }
 
 /* Exposure of every building from the current deaths; emits EXPOSED events. */
@@ -130,8 +120,8 @@ int structure_past_front(const GotaMatch *m, int team, int lane, int32_t x, int3
     int64_t d_barracks = INT64_MAX, d_guard = INT64_MAX;
     /* only the lane's barracks and the guards can win: the rest of the
      * buildings are skipped without changing the order of the others */
-    for (int k = 0; k < m->next_enemy_cand_n[enemy][lane]; k++) {
-        int i = m->next_enemy_cand[enemy][lane][k];
+    for (int k = 0; k < map->next_enemy_cand_n[enemy][lane]; k++) {
+        int i = map->next_enemy_cand[enemy][lane][k];
         const MapBuilding *b = &map->building[i];
         if (!m->building_alive[i] || b->team != enemy) continue;
         int slot = m->building_slot[i];

@@ -232,42 +232,11 @@ int64_t unit_footprint_dist2(const MapBuilding *b, int32_t x, int32_t z)
     return best;
 }
 
-void unit_footprint_boxes(GotaMatch *m)
-{
-    for (int i = 0; i < m->map->building_n; i++) {
-        const MapBuilding *b = &m->map->building[i];
-        int tx0 = MAP_N, tz0 = MAP_N, tx1 = -1, tz1 = -1;
-        for (int k = 0; k < b->footprint_n; k++) {
-            int tx = b->footprint[k] % MAP_N, tz = b->footprint[k] / MAP_N;
-            tx0 = tx < tx0 ? tx : tx0;
-            tx1 = tx > tx1 ? tx : tx1;
-            tz0 = tz < tz0 ? tz : tz0;
-            tz1 = tz > tz1 ? tz : tz1;
-        }
-        m->footprint_rect[i] = 0;
-        if (b->footprint_n == 0) continue;
-        m->footprint_box[i][0] = (tx0 - MAP_N / 2) * GOTA_TILE;
-        m->footprint_box[i][1] = (tz0 - MAP_N / 2) * GOTA_TILE;
-        m->footprint_box[i][2] = (tx1 - MAP_N / 2) * GOTA_TILE + GOTA_TILE;
-        m->footprint_box[i][3] = (tz1 - MAP_N / 2) * GOTA_TILE + GOTA_TILE;
-        /* it fills the box when its tiles are distinct and as many as the box's */
-        int w = tx1 - tx0 + 1, area = w * (tz1 - tz0 + 1);
-        if (area != b->footprint_n) continue;
-        uint8_t hit[MAP_MAX_FOOTPRINT] = {0};
-        int distinct = 1;
-        for (int k = 0; k < b->footprint_n; k++) {
-            int c = (b->footprint[k] / MAP_N - tz0) * w + b->footprint[k] % MAP_N - tx0;
-            distinct &= !hit[c];
-            hit[c] = 1;
-        }
-        m->footprint_rect[i] = (uint8_t)distinct;
-    }
-}
-
 int64_t unit_building_box_dist2(const GotaMatch *m, int i, int32_t x, int32_t z)
 {
-    if (m->map->building[i].footprint_n == 0) return INT64_MAX;
-    const int32_t *box = m->footprint_box[i];
+    const MapBuilding *b = &m->map->building[i];
+    if (b->footprint_n == 0) return INT64_MAX;
+    const int32_t *box = b->box;
     int32_t cx = x < box[0] ? box[0] : (x > box[2] ? box[2] : x);
     int32_t cz = z < box[1] ? box[1] : (z > box[3] ? box[3] : z);
     return fx_dist2(x, z, cx, cz);
@@ -277,7 +246,7 @@ int64_t unit_building_box_dist2(const GotaMatch *m, int i, int32_t x, int32_t z)
  * in some tile, which no tile beats, so the distance to the box is the minimum. */
 int64_t unit_building_dist2(const GotaMatch *m, int i, int32_t x, int32_t z)
 {
-    if (!m->footprint_rect[i]) return unit_footprint_dist2(&m->map->building[i], x, z);
+    if (!m->map->building[i].box_filled) return unit_footprint_dist2(&m->map->building[i], x, z);
     return unit_building_box_dist2(m, i, x, z);
 }
 

@@ -101,17 +101,6 @@ struct GotaMatch {
     uint8_t building_alive[MAP_BUILDINGS];
     uint8_t seen_destroyed[2][MAP_BUILDINGS];   /* enemy destruction a team has seen */
     int32_t lane_front[2][3];     /* per team and lane: lowest standing tower tier's slot, -1 none */
-    /* per team and lane, in building order: the team's barracks of that lane
-     * and its god guards (structure_next_enemy's candidates; map data, set at spawn) */
-    uint8_t next_enemy_cand[2][3][MAP_BUILDINGS];
-    uint8_t next_enemy_cand_n[2][3];
-    /* per team, in building order: the buildings of the other team (hero acquisition) */
-    uint8_t enemy_building[2][MAP_BUILDINGS];
-    uint8_t enemy_building_n[2];
-    /* per building: its footprint's bounding box in world units (x0, z0, x1, z1)
-     * and whether the footprint fills it (set at spawn; unit_building_dist2) */
-    int32_t footprint_box[MAP_BUILDINGS][4];
-    uint8_t footprint_rect[MAP_BUILDINGS];
     /* structures_sync's inputs and outputs at its last full run: while they
      * all still hold, a run would write the same values and emit nothing */
     const MapData *sync_map;            /* NULL: no run yet */
@@ -187,8 +176,6 @@ int64_t unit_building_dist2(const GotaMatch *m, int i, int32_t x, int32_t z);
 /* Squared distance to building i's footprint box: never more than
  * unit_footprint_dist2 (INT64_MAX without a footprint, as there). */
 int64_t unit_building_box_dist2(const GotaMatch *m, int i, int32_t x, int32_t z);
-/* footprint_box and footprint_rect of every building (structures_spawn). */
-void unit_footprint_boxes(GotaMatch *m);
 /* Slot of the unit with this id, -1 when none (free slots never match). */
 int unit_slot_of_id(const GotaMatch *m, int32_t id);
 /* Visibility, hostility and attackability: the tests of every acquisition

@@ -212,7 +212,7 @@ static void test_building_dist(void)
     CHECK(m != NULL);
     if (!m) return;
     int rects = 0;
-    for (int i = 0; i < m->map->building_n; i++) rects += m->footprint_rect[i];
+    for (int i = 0; i < m->map->building_n; i++) rects += m->map->building[i].box_filled;
     CHECK(rects > 0);
     compare_building_dists(m);
     static MapData map;
@@ -227,15 +227,14 @@ static void test_building_dist(void)
         if (i % 5 == 2 && n > 2) { b->footprint[1] = b->footprint[n - 1]; n--; }      /* a hole */
         if (i % 5 == 3) b->footprint[n++] = (uint16_t)(t0 + 3 * MAP_N + 6);          /* a stray tile */
         b->footprint_n = i % 7 == 6 ? 0 : n;
+        map_building_box(b);
     }
     m->map = &map;
-    unit_footprint_boxes(m);
     rects = 0;
-    for (int i = 0; i < map.building_n; i++) rects += m->footprint_rect[i];
+    for (int i = 0; i < map.building_n; i++) rects += map.building[i].box_filled;
     CHECK(rects > 0 && rects < map.building_n);
     compare_building_dists(m);
     m->map = real;
-    unit_footprint_boxes(m);
     gota_match_free(m);
 }
 
