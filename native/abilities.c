@@ -415,6 +415,7 @@ static int launch(GotaMatch *m, const Caster *c, int32_t ax, int32_t az, int tar
 {
     const AbilityDef *a = c->a;
     GotaUnit *u = c->u;
+    nav_facing_settle(&u->facing, &m->st[c->caster].face);
     Spell *s = &m->spell[m->spell_n++];
     memset(s, 0, sizeof *s);
     int64_t dx = (int64_t)ax - u->x, dz = (int64_t)az - u->z;
@@ -423,7 +424,7 @@ static int launch(GotaMatch *m, const Caster *c, int32_t ax, int32_t az, int tar
         int64_t len = fx_isqrt64((uint64_t)d2);   /* >= |dx|, |dz|: components stay within 65,536 */
         s->dir_x = (int32_t)(dx * Q16 / len);
         s->dir_z = (int32_t)(dz * Q16 / len);
-        u->facing = fx_atan2(dz, dx);
+        unit_set_facing(m, c->caster, fx_atan2(dz, dx));
     } else {
         dir_of_angle(u->facing, &s->dir_x, &s->dir_z);
     }

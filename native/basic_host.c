@@ -581,8 +581,8 @@ static int32_t object_query(HostCtx *c, int id, int32_t i, int32_t slot_arg)
     case F_OBJECT_MANA: return h ? h->mana : 0;
     case F_OBJECT_ITEM_ID: return h && slot_arg >= 0 && slot_arg < HERO_ITEM_SLOTS ? h->item[slot_arg] : 0;
     case F_OBJECT_ITEM_COUNT: return h && slot_arg >= 0 && slot_arg < HERO_ITEM_SLOTS ? h->item_count[slot_arg] : 0;
-    case F_OBJECT_FACING_X: return (int32_t)(((int64_t)sin_q16(u->facing + 16384) * GOTA_TILE + 32768) >> 16);
-    case F_OBJECT_FACING_Y: return (int32_t)(((int64_t)sin_q16(u->facing) * GOTA_TILE + 32768) >> 16);
+    case F_OBJECT_FACING_X: return (int32_t)(((int64_t)sin_q16(nav_facing_of(u->facing, &st->face) + 16384) * GOTA_TILE + 32768) >> 16);
+    case F_OBJECT_FACING_Y: return (int32_t)(((int64_t)sin_q16(nav_facing_of(u->facing, &st->face)) * GOTA_TILE + 32768) >> 16);
     case F_OBJECT_TARGET: {
         int t = unit_target_slot(m, s);
         return t >= 0 && m->seen[c->team][t] ? m->unit[t].id : 0;

@@ -173,7 +173,7 @@ static void camp_spawn(GotaMatch *m, int c)
         u->z = mc->member_z[k];
         u->hp = u->max_hp = TIER_HP[tier] * (leader ? 2 : 1);
         u->target_id = -1;
-        u->facing = fx_atan2((int64_t)mc->z - u->z, (int64_t)mc->x - u->x);
+        unit_set_facing(m, slot, fx_atan2((int64_t)mc->z - u->z, (int64_t)mc->x - u->x));
         u->damage = leader ? TIER_DAMAGE[tier] * 3 / 2 : TIER_DAMAGE[tier];
         u->range = CAMP_MELEE_RANGE;
         u->kind = GOTA_KIND_NEUTRAL;

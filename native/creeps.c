@@ -82,7 +82,7 @@ static void creep_spawn(GotaMatch *m, const MapBuilding *b, int offset, int sub)
     s->waypoint = creep_first_waypoint(m, b->team, b->lane);
     s->path_revision = -1;
     int w = s->waypoint;
-    u->facing = fx_atan2((int64_t)m->map->lane_z[b->lane][w] - z, (int64_t)m->map->lane_x[b->lane][w] - x);
+    unit_set_facing(m, slot, fx_atan2((int64_t)m->map->lane_z[b->lane][w] - z, (int64_t)m->map->lane_x[b->lane][w] - x));
     m->lane_creeps++;
     match_event(m, GOTA_EVENT_SPAWN, slot, -1, sub);
 }

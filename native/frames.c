@@ -64,7 +64,7 @@ static int frame_units(const GotaMatch *m, GotaFrame *fr)
         o->hp = u->hp;
         o->max_hp = u->max_hp;
         o->target_id = u->target_id;
-        o->facing = (uint16_t)(u->facing & 0xFFFF);
+        o->facing = (uint16_t)(nav_facing_of(u->facing, &m->st[i].face) & 0xFFFF);
         o->flags = unit_flags(m, i, seat);
         o->kind = (int8_t)u->kind;
         o->team = (int8_t)u->team;

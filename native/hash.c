@@ -21,7 +21,7 @@ static void fold(Hasher *s, int64_t v)
 static void fold_unit(Hasher *s, const GotaUnit *u, const UnitState *st)
 {
     fold(s, u->id); fold(s, u->x); fold(s, u->z); fold(s, u->hp); fold(s, u->max_hp);
-    fold(s, u->target_id); fold(s, u->facing); fold(s, u->damage); fold(s, u->range);
+    fold(s, u->target_id); fold(s, nav_facing_of(u->facing, &st->face)); fold(s, u->damage); fold(s, u->range);
     fold(s, u->kind); fold(s, u->team); fold(s, u->sub); fold(s, u->lane);
     fold(s, u->alive); fold(s, u->exposed); fold(s, u->radius_q);
     fold(s, st->speed); fold(s, st->period); fold(s, st->windup); fold(s, st->swing);

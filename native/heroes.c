@@ -191,7 +191,7 @@ static void hero_spawn_one(GotaMatch *m, int seat, int cls, int32_t x, int32_t z
     u->z = z;
     u->hp = u->max_hp = c->hp;
     u->target_id = -1;
-    u->facing = facing_to_centre(x, z);
+    unit_set_facing(m, slot, facing_to_centre(x, z));
     u->damage = c->damage;
     u->range = c->range;
     u->kind = GOTA_KIND_HERO;
@@ -300,7 +300,7 @@ void hero_respawn(GotaMatch *m, int seat)
     h->mana = h->max_mana;
     u->x = h->spawn_x;
     u->z = h->spawn_z;
-    u->facing = facing_to_centre(u->x, u->z);
+    unit_set_facing(m, slot, facing_to_centre(u->x, u->z));
     for (int a = 0; a < HERO_ABILITIES; a++) {
         h->cooldown[a] = 0;
         h->recharge[a] = 0;

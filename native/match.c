@@ -359,6 +359,13 @@ static void match_tick(GotaMatch *m)
     phase_god_check(m);
 }
 
+/* GotaUnit.facing is read from outside between steps: write back every
+ * facing nav_steer kept lazily */
+static void settle_facings(GotaMatch *m)
+{
+    for (int i = 0; i < m->unit_n; i++) nav_facing_settle(&m->unit[i].facing, &m->st[i].face);
+}
+
 int gota_match_step(GotaMatch *m, int32_t ticks, int32_t *ran)
 {
     if (ran) *ran = 0;
@@ -370,6 +377,7 @@ int gota_match_step(GotaMatch *m, int32_t ticks, int32_t *ran)
         match_tick(m);
         done++;
     }
+    settle_facings(m);
     if (ran) *ran = done;
     return GOTA_OK;
 }

@@ -57,6 +57,9 @@
  * step means: leaves the rim margin, or the straight move enters a non-open
  * tile or crosses a missing link (the tile the body stands on may itself be
  * blocked, so a body pushed onto a footprint can walk off it).
+ * The atan2 is skipped while the direction to the waypoint stays within
+ * 0.2497 rad of the one the body last snapped to (NavFacing in nav.h): the
+ * rule snaps then for sure, and the facing is computed when read.
  *
  * nav_collide runs up to NAV_COLLIDE_PASSES Gauss-Seidel passes over the pairs
  * in index order (i ascending, then j ascending). Overlap is split half/half
@@ -570,18 +573,49 @@ int nav_find_path(Nav *nav, const MapData *map, int32_t sx, int32_t sz, int32_t 
 
 /* ---- steering ------------------------------------------------------------ */
 
-int nav_steer(const Nav *nav, const MapData *map, int32_t *x, int32_t *z, int32_t *facing,
+/* Directions nav_steer keeps: components below 2^24 in size (a waypoint
+ * and a body on the map are at most 6,960,000 units apart), so that the
+ * products of close_directions fit 64 bits. */
+static inline int dir_fits(int64_t dx, int64_t dz)
+{
+    const int64_t lim = (int64_t)1 << 24;
+    return dx > -lim && dx < lim && dz > -lim && dz < lim;
+}
+
+/* the kept direction (ax, az) and the fitting (bx, bz) are less than 0.2497
+ * rad (2,604 binary-angle units) apart: a positive dot product and |cross|
+ * < 0.255 dot (tan 0.2497 rad) */
+static inline int close_directions(int64_t ax, int64_t az, int64_t bx, int64_t bz)
+{
+    int64_t dot = ax * bx + az * bz, cross = ax * bz - az * bx;
+    return dot > 0 && (cross < 0 ? -cross : cross) * 1000 < dot * 255;
+}
+
+int nav_steer(const Nav *nav, const MapData *map, int32_t *x, int32_t *z, int32_t *facing, NavFacing *face,
               int32_t tx, int32_t tz, int32_t speed)
 {
     int64_t dx = (int64_t)tx - *x, dz = (int64_t)tz - *z;
-    int32_t f = *facing & 0xFFFF;
-    if (dx != 0 || dz != 0) {
-        int32_t ang = fx_atan2(dz, dx);
-        int32_t diff = fx_angle_diff(f, ang);
-        if (diff > NAV_TURN_RATE) f = (f + NAV_TURN_RATE) & 0xFFFF;
-        else if (diff < -NAV_TURN_RATE) f = (f - NAV_TURN_RATE) & 0xFFFF;
-        else {
-            f = ang;
+    if (dx == 0 && dz == 0) {
+        if (!face->lazy) *facing &= 0xFFFF;
+    } else {
+        int snap;
+        int fits = dir_fits(dx, dz);
+        if (face->known && fits && close_directions(face->dx, face->dz, dx, dz)) {
+            snap = 1;                   /* the facing is fx_atan2(dz, dx): read when needed */
+            face->lazy = 1;
+        } else {
+            int32_t f = nav_facing_of(*facing, face) & 0xFFFF;
+            int32_t ang = fx_atan2(dz, dx);
+            int32_t diff = fx_angle_diff(f, ang);
+            snap = diff >= -NAV_TURN_RATE && diff <= NAV_TURN_RATE;
+            if (snap) *facing = ang;
+            else *facing = (diff > 0 ? f + NAV_TURN_RATE : f - NAV_TURN_RATE) & 0xFFFF;
+            face->lazy = 0;
+        }
+        face->known = (uint8_t)(snap && fits);
+        if (snap) {
+            face->dx = (int32_t)(fits ? dx : 0);
+            face->dz = (int32_t)(fits ? dz : 0);
             if (speed > 0) {
                 int64_t dist = fx_isqrt64((uint64_t)(dx * dx + dz * dz));
                 int32_t nx, nz;
@@ -596,7 +630,6 @@ int nav_steer(const Nav *nav, const MapData *map, int32_t *x, int32_t *z, int32_
             }
         }
     }
-    *facing = f;
     return fx_dist2(*x, *z, tx, tz) <= (int64_t)NAV_REACH * NAV_REACH;
 }
 

@@ -28,6 +28,7 @@
 #define GOTA_NAV_H
 #include <stdint.h>
 #include "map.h"
+#include "fixmath.h"
 
 #define NAV_TURN_RATE 3651          /* 0.35 rad in binary angle units (65,536 per turn) */
 #define NAV_REACH 20000             /* a waypoint is reached within 1/3 tile */
@@ -98,6 +99,19 @@ typedef struct {
     uint8_t pinned;                 /* stunned, rooted or channeling: does not get pushed */
 } NavBody;
 
+/* The direction a body last snapped its facing to, kept so that nav_steer
+ * can skip the atan2 while the direction to its waypoint barely turns: when
+ * the new direction is less than 0.2497 rad from the kept one, the rule is
+ * known to snap (CORDIC is good to 1 unit: 2,604 + 2 < NAV_TURN_RATE), so
+ * the facing becomes fx_atan2 of the new direction, computed only when read.
+ * known: the facing equals fx_atan2(dz, dx); lazy: and the int32 facing
+ * stored with it is stale (nav_facing_of reads it, nav_facing_settle writes
+ * it back). All zero: nothing kept. */
+typedef struct {
+    int32_t dx, dz;
+    uint8_t known, lazy;
+} NavFacing;
+
 /* Reset to the static map with no footprints, revision 0, empty cache. */
 void nav_init(Nav *nav);
 /* Free the match's own search scratch (if it made one). */
@@ -123,10 +137,20 @@ int nav_find_path(Nav *nav, const MapData *map, int32_t sx, int32_t sz, int32_t 
  * tiles[] (room for MAP_TILES); returns its length, 0 when unreachable. The
  * search nav_find_path runs on a cache miss; exposed for the tests. */
 int nav_search_tiles(Nav *nav, const MapData *map, int start, int goal, int32_t *tiles);
-/* Turn toward (tx,tz) and step if facing it. Updates x, z, facing.
- * Returns 1 when the body is within NAV_REACH of (tx,tz) after the tick. */
-int nav_steer(const Nav *nav, const MapData *map, int32_t *x, int32_t *z, int32_t *facing,
+/* Turn toward (tx,tz) and step if facing it. Updates x, z and the facing
+ * (*facing, or *face: see NavFacing). Returns 1 when the body is within
+ * NAV_REACH of (tx,tz) after the tick. */
+int nav_steer(const Nav *nav, const MapData *map, int32_t *x, int32_t *z, int32_t *facing, NavFacing *face,
               int32_t tx, int32_t tz, int32_t speed);
+/* The facing a (facing, face) pair stands for, and writing it back. */
+static inline int32_t nav_facing_of(int32_t facing, const NavFacing *face)
+{
+    return face->lazy ? fx_atan2(face->dz, face->dx) : facing;
+}
+static inline void nav_facing_settle(int32_t *facing, NavFacing *face)
+{
+    if (face->lazy) { *facing = fx_atan2(face->dz, face->dx); face->lazy = 0; }
+}
 /* Relaxation passes over n bodies (bodies on other layers are not passed in).
  * Keeps its pair list in nav->pairs for the next call. */
 void nav_collide(Nav *nav, const MapData *map, NavBody *bodies, int n);

@@ -408,7 +408,8 @@ static void object_team(const GotaMatch *m, int team, int j, float *o)
     int ts = u->target_id - HERO_ID_BASE;
     o[OO_TARGETS_ALLY] = ts >= 0 && ts < SEATS && hero_team(ts) == team ? 1.0f : 0.0f;
     velocity(m, j, s, &o[OO_VEL_X], &o[OO_VEL_Z]);
-    int32_t fs = sin_q16(u->facing), fc = sin_q16(u->facing + 16384);
+    int32_t facing = nav_facing_of(u->facing, &m->st[j].face);
+    int32_t fs = sin_q16(facing), fc = sin_q16(facing + 16384);
     o[OO_FACING_X] = q((int64_t)fc * s, CONTRACT_Q16);
     o[OO_FACING_Z] = q((int64_t)fs * s, CONTRACT_Q16);
     if (u->kind == GOTA_KIND_NEUTRAL) {

@@ -311,6 +311,6 @@ void unit_move_toward(GotaMatch *m, int slot, int32_t gx, int32_t gz)
     if (s->path_i >= s->path.n) return;
     int32_t px = u->x, pz = u->z;
     int32_t wx = s->path.x[s->path_i], wz = s->path.z[s->path_i];
-    if (nav_steer(&m->nav, m->map, &u->x, &u->z, &u->facing, wx, wz, s->speed)) s->path_i++;
+    if (nav_steer(&m->nav, m->map, &u->x, &u->z, &u->facing, &s->face, wx, wz, s->speed)) s->path_i++;
     s->stuck = (u->x == px && u->z == pz) ? s->stuck + 1 : 0;
 }

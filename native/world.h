@@ -74,6 +74,8 @@ typedef struct {
     int32_t path_revision;  /* nav revision the path was planned under */
     int32_t replan_tick;    /* earliest tick a new plan may be made */
     int32_t stuck;          /* ticks without progress */
+    NavFacing face;         /* with GotaUnit.facing: the steering direction (nav_steer); */
+                            /* GotaUnit.facing is up to date at the end of gota_match_step */
 } UnitState;
 
 enum { HIT_ATTACK = 0, HIT_ABILITY = 1, HIT_ITEM = 2 };
@@ -156,6 +158,13 @@ struct GotaMatch {
 /* units.c */
 typedef void (*unit_visit_fn)(const GotaMatch *m, int from, int candidate, int64_t d2, void *ctx);
 int unit_alloc(GotaMatch *m);
+/* Every facing set outside steering goes through here: it drops the
+ * direction nav_steer kept for the old one (UnitState.face). */
+static inline void unit_set_facing(GotaMatch *m, int slot, int32_t facing)
+{
+    m->unit[slot].facing = facing;
+    m->st[slot].face = (NavFacing){0};
+}
 /* Visit every living mobile unit other than `from` within radius of it
  * (snapshot positions), with its squared distance, in bucket order. */
 void match_scan(const GotaMatch *m, int from, int32_t radius, unit_visit_fn visit, void *ctx);

@@ -388,6 +388,9 @@ static void test_respawn(void)
     HeroState *h = &m->hero[0];
     step(m, 10);
     place(m, 0, wc(60), wc(STRIP_Z));
+    CHECK_EQ(cmd(m, 0, GOTA_CMD_WALK, 0, wc(50), wc(STRIP_Z)), GOTA_ACT_OK);
+    step(m, 3);
+    CHECK_EQ(m->st[slot_of(m, 0)].face.known, 1);   /* walking west: steering keeps its direction */
     h->rank[1] = 1;
     h->charges[1] = 0;
     h->cooldown[1] = 30;
@@ -423,6 +426,7 @@ static void test_respawn(void)
         CHECK_EQ(h->mana, h->max_mana);
         CHECK_EQ(u->x, h->spawn_x);
         CHECK_EQ(u->z, h->spawn_z);
+        CHECK_EQ(m->st[slot_of(m, 0)].face.known, 0);   /* the facing to the centre, not the old direction */
         CHECK_EQ(h->cooldown[1], 0);
         CHECK_EQ(h->recharge[1], 0);
         CHECK_EQ(h->charges[1], 3);      /* learned W refilled */

@@ -491,6 +491,24 @@ static void test_creeps_push(void)
     gota_match_free(m);
 }
 
+/* Steering keeps facings lazily within a step; every step ends with
+ * GotaUnit.facing written back, so readers of the public units see it. */
+static void test_facings_settled_after_steps(void)
+{
+    GotaMatch *m = new_match(3, 28800, 480);
+    int32_t ran, lazy = 0, moved = 0;
+    for (int step = 0; step < 300; step++) {
+        gota_match_step(m, 7, &ran);
+        for (int i = 0; i < m->unit_n; i++) {
+            lazy += m->st[i].face.lazy;
+            moved += m->st[i].face.known;
+        }
+    }
+    CHECK_EQ(lazy, 0);
+    CHECK(moved > 1000);        /* facings were kept (and settled) */
+    gota_match_free(m);
+}
+
 /* Lane creeps and towers fight neutrals only while their camp fights. */
 static void test_creeps_and_fighting_neutrals(void)
 {
@@ -619,6 +637,7 @@ int main(void)
     test_corpses();
     test_determinism_and_isolation();
     test_creeps_push();
+    test_facings_settled_after_steps();
     test_creeps_and_fighting_neutrals();
     test_creep_controls();
     test_seen_flags();

@@ -855,6 +855,17 @@ static void test_atan2_reference(void)
     CHECK(n > 5000000);
 }
 
+/* nav_steer with nothing kept between calls: the plain rule (an atan2
+ * every tick), which the tests set facings for directly */
+static int steer(const Nav *nav, const MapData *m, int32_t *x, int32_t *z, int32_t *f,
+                 int32_t tx, int32_t tz, int32_t speed)
+{
+    NavFacing face = {0};
+    int reached = nav_steer(nav, m, x, z, f, &face, tx, tz, speed);
+    nav_facing_settle(f, &face);
+    return reached;
+}
+
 static void test_steer(void)
 {
     MapData *m = field();
@@ -864,7 +875,7 @@ static void test_steer(void)
     int first_step = 0;
     for (int tick = 1; tick <= 10 && !first_step; tick++) {
         int32_t ox = x, oz = z;
-        nav_steer(nav, m, &x, &z, &f, C(50), C(60), 3000);
+        steer(nav, m, &x, &z, &f, C(50), C(60), 3000);
         if (x != ox || z != oz) first_step = tick;
     }
     CHECK_EQ(first_step, 5);
@@ -875,7 +886,7 @@ static void test_steer(void)
     x = C(50); z = C(50); f = (16384 - 3 * NAV_TURN_RATE) & 0xFFFF; first_step = 0;
     for (int tick = 1; tick <= 10 && !first_step; tick++) {
         int32_t oz = z;
-        nav_steer(nav, m, &x, &z, &f, C(50), C(60), 3000);
+        steer(nav, m, &x, &z, &f, C(50), C(60), 3000);
         if (z != oz) first_step = tick;
     }
     CHECK_EQ(first_step, 3);
@@ -883,32 +894,32 @@ static void test_steer(void)
     x = C(50); z = C(50); f = 0; first_step = 0;
     for (int tick = 1; tick <= 10 && !first_step; tick++) {
         int32_t oz = z;
-        nav_steer(nav, m, &x, &z, &f, C(50), C(40), 3000);
+        steer(nav, m, &x, &z, &f, C(50), C(40), 3000);
         if (z != oz) first_step = tick;
     }
     CHECK_EQ(first_step, 5);
     CHECK_EQ(f, 65536 - 16384);
     /* already facing: step = speed, exact direction */
     x = C(50); z = C(50); f = 0;
-    CHECK_EQ(nav_steer(nav, m, &x, &z, &f, C(55), C(50), 2500), 0);
+    CHECK_EQ(steer(nav, m, &x, &z, &f, C(55), C(50), 2500), 0);
     CHECK_EQ(x, C(50) + 2500);
     CHECK_EQ(z, C(50));
     /* diagonal 3-4-5: step 5000 -> (3000, 4000) */
     x = C(50); z = C(50);
     f = fx_atan2(400000, 300000);
-    nav_steer(nav, m, &x, &z, &f, C(50) + 300000, C(50) + 400000, 5000);
+    steer(nav, m, &x, &z, &f, C(50) + 300000, C(50) + 400000, 5000);
     CHECK_EQ(x, C(50) + 3000);
     CHECK_EQ(z, C(50) + 4000);
     /* no overshoot; reach reported */
     x = C(50); z = C(50); f = 0;
-    CHECK_EQ(nav_steer(nav, m, &x, &z, &f, C(50) + 1000, C(50), 3000), 1);
+    CHECK_EQ(steer(nav, m, &x, &z, &f, C(50) + 1000, C(50), 3000), 1);
     CHECK_EQ(x, C(50) + 1000);
-    CHECK_EQ(nav_steer(nav, m, &x, &z, &f, C(50) + 1000, C(50), 3000), 1);
+    CHECK_EQ(steer(nav, m, &x, &z, &f, C(50) + 1000, C(50), 3000), 1);
     CHECK_EQ(x, C(50) + 1000);
     /* within NAV_REACH without getting there */
     x = C(50); z = C(50); f = 0;
-    CHECK_EQ(nav_steer(nav, m, &x, &z, &f, C(50) + 3000 + NAV_REACH, C(50), 3000), 1);
-    CHECK_EQ(nav_steer(nav, m, &x, &z, &f, C(50) + 3000 + NAV_REACH + 1, C(50) - 10, 0), 0);
+    CHECK_EQ(steer(nav, m, &x, &z, &f, C(50) + 3000 + NAV_REACH, C(50), 3000), 1);
+    CHECK_EQ(steer(nav, m, &x, &z, &f, C(50) + 3000 + NAV_REACH + 1, C(50) - 10, 0), 0);
 
     /* sliding along a wall: wall on column 60 */
     wall_column(m, 60, NULL, 0);
@@ -916,32 +927,86 @@ static void test_steer(void)
     int32_t tx = C(62), tz = C(53);
     f = fx_atan2((int64_t)tz - z, (int64_t)tx - x);
     int32_t oz = z;
-    nav_steer(nav, m, &x, &z, &f, tx, tz, 3000);
+    steer(nav, m, &x, &z, &f, tx, tz, 3000);
     CHECK(z > oz);                                  /* slid along z */
     CHECK(x < E(60));                               /* not into the wall */
-    for (int i = 0; i < 200; i++) nav_steer(nav, m, &x, &z, &f, tx, tz, 3000);
+    for (int i = 0; i < 200; i++) steer(nav, m, &x, &z, &f, tx, tz, 3000);
     CHECK(x < E(60));
     CHECK(nav_open(nav, m, map_index_of(x, z)));
     /* blocked straight ahead with no component allowed: stays */
     x = E(60) - 500; z = C(50); f = 0;
-    nav_steer(nav, m, &x, &z, &f, C(65), C(50), 3000);
+    steer(nav, m, &x, &z, &f, C(65), C(50), 3000);
     CHECK_EQ(x, E(60) - 500);
     CHECK_EQ(z, C(50));
 
     /* stays inside the map rim */
     const int32_t lim = MAP_HALF_WORLD - 18000;
     x = lim - 1000; z = 0; f = 0;
-    for (int i = 0; i < 20; i++) nav_steer(nav, m, &x, &z, &f, MAP_HALF_WORLD + 100000, 0, 3000);
+    for (int i = 0; i < 20; i++) steer(nav, m, &x, &z, &f, MAP_HALF_WORLD + 100000, 0, 3000);
     CHECK(map_world_inside(x, z));
     CHECK_EQ(x, lim - 1000);
     /* sliding along the rim */
     x = lim - 1000; z = 0; f = fx_atan2(200000, 200000);
-    nav_steer(nav, m, &x, &z, &f, x + 200000, z + 200000, 3000);
+    steer(nav, m, &x, &z, &f, x + 200000, z + 200000, 3000);
     CHECK(map_world_inside(x, z));
     CHECK(z > 0);
     free(m);
     nav_release(nav);
     free(nav);
+}
+
+/* sin of a binary angle in Q16, to within 0.2 % (Bhaskara's formula):
+ * enough to aim test targets */
+static int32_t rough_sin_q16(int32_t angle)
+{
+    int64_t a = angle & 0xFFFF, sign = 1;
+    if (a >= 32768) { a -= 32768; sign = -1; }
+    int64_t p = a * (32768 - a);
+    return (int32_t)(sign * 65536 * 16 * p / (5 * (int64_t)32768 * 32768 - 4 * p));
+}
+
+/* A body that keeps its NavFacing from tick to tick (the atan2 skipped
+ * while the direction barely turns) moves and faces exactly as the plain
+ * rule, on random walks whose targets swing by up to 0.5 rad around the
+ * snap limit and now and then turn around. */
+static void test_steer_lazy_facing(void)
+{
+    MapData *m = field();
+    Nav *nav = new_nav();
+    uint64_t r = 7;
+    int lazy_ticks = 0, turn_ticks = 0, ticks = 0;
+    for (int walk = 0; walk < 400; walk++) {
+        int32_t x = C(50), z = C(50), f = 0, px = x, pz = z, pf = 0;
+        NavFacing face = {0};
+        int32_t speed = 1000 + (int32_t)(walk % 7) * 700;
+        for (int t = 0; t < 200; t++, ticks++) {
+            r = r * 6364136223846793005ull + 1442695040888963407ull;
+            int32_t heading = nav_facing_of(f, &face);
+            /* a target 0.5..3 tiles ahead, off the facing by up to +-5,200 units, or anywhere */
+            int32_t off = (int32_t)(r >> 40 & 0x3FFF) * 10400 / 0x3FFF - 5200;
+            int32_t ang = (r & 0xF0) == 0 ? (int32_t)(r >> 20 & 0xFFFF) : heading + off;
+            int32_t dist = 30000 + (int32_t)(r >> 28 & 0x3FFFF) % 150000;
+            int32_t tx = x + (int32_t)(((int64_t)rough_sin_q16(ang + 16384) * dist) >> 16);
+            int32_t tz = z + (int32_t)(((int64_t)rough_sin_q16(ang) * dist) >> 16);
+            if (tx < C(20) || tx > C(80) || tz < C(20) || tz > C(80)) { tx = C(50); tz = C(50); }
+            int reached = nav_steer(nav, m, &x, &z, &f, &face, tx, tz, speed);
+            int plain = steer(nav, m, &px, &pz, &pf, tx, tz, speed);
+            lazy_ticks += face.lazy;
+            turn_ticks += !face.known;
+            CHECK_EQ(reached, plain);
+            CHECK_EQ(x, px);
+            CHECK_EQ(z, pz);
+            CHECK_EQ(nav_facing_of(f, &face), pf);
+            if (x != px || z != pz || nav_facing_of(f, &face) != pf) return;
+        }
+        nav_facing_settle(&f, &face);
+        CHECK_EQ(f, pf);
+        CHECK_EQ(face.lazy, 0);
+    }
+    CHECK(lazy_ticks > ticks / 5);      /* both ways were taken often */
+    CHECK(turn_ticks > ticks / 5);
+    free(m);
+    nav_release(nav);
 }
 
 static void test_collide(void)
@@ -1321,6 +1386,7 @@ int main(void)
     test_search_reference();
     test_atan2_reference();
     test_steer();
+    test_steer_lazy_facing();
     test_collide();
     test_collide_reference();
     test_collide_ticks();
