@@ -811,6 +811,17 @@ void vision_update(Vision *v, int team, const VisionSource *src, int n,
                 nb++;
             }
         }
+        /* each box grown by each kind's radius: a source meets box c when
+         * its tile lies in its kind's grown box (one unsigned compare a side) */
+        struct { int x0, z0; unsigned w, h; } grown[VISION_KINDS][2 * VISION_KEPT_SOURCES];
+        for (int k = 0; k < VISION_KINDS; k++) {
+            int r = t->kind[k].radius;
+            for (int c = 0; c < nb; c++) {
+                grown[k][c].x0 = box[c][0] - r, grown[k][c].z0 = box[c][2] - r;
+                grown[k][c].w = (unsigned)(box[c][1] - box[c][0] + 2 * r);
+                grown[k][c].h = (unsigned)(box[c][3] - box[c][2] + 2 * r);
+            }
+        }
         for (int c = 0; c < nb; c++) {
             int x0 = box[c][0], x1 = box[c][1];
             uint64_t cols[VISION_WORDS];
@@ -823,18 +834,18 @@ void vision_update(Vision *v, int team, const VisionSource *src, int n,
                     grid[z][k] = (grid[z][k] & ~cols[k]) | (bgrid[z][k] & cols[k]);
         }
         for (int i = 0; nb && i < cn; i++) {
-            int tile = cur[i] / VISION_KINDS, r = t->kind[cur[i] % VISION_KINDS].radius;
+            int tile = cur[i] / VISION_KINDS, kind = cur[i] % VISION_KINDS, r = t->kind[kind].radius;
             int sx = tile % MAP_N, sz = tile / MAP_N, zlo = MAP_N, zhi = -1;
             for (int c = 0; c < nb; c++) {
-                if (sx + r >= box[c][0] && sx - r <= box[c][1] && sz + r >= box[c][2] &&
-                    sz - r <= box[c][3]) {
+                if ((unsigned)(sx - grown[kind][c].x0) <= grown[kind][c].w &&
+                    (unsigned)(sz - grown[kind][c].z0) <= grown[kind][c].h) {
                     zlo = box[c][2] < zlo ? box[c][2] : zlo;
                     zhi = box[c][3] > zhi ? box[c][3] : zhi;
                 }
             }
             if (zhi < 0)
                 continue;
-            const VisionKind *vk = &t->kind[cur[i] % VISION_KINDS];
+            const VisionKind *vk = &t->kind[kind];
             if ((vk->mask[tile] & live.dead_mask) == 0) {   /* the usual case: rows `all` as they are */
                 int top = sz - r, j0 = zlo - top > 0 ? zlo - top : 0;
                 int j1 = zhi - top < 2 * r ? zhi - top : 2 * r;   /* boxes lie on the map */
