@@ -68,7 +68,6 @@
 #define VW (2 * VR + 1)                         /* widest window, 31 */
 #define RAY_DIRS (VW * VW)
 #define RAY_CELL_CAP (RAY_DIRS * VR)           /* bound on intermediate cells */
-#define SHOW_WORDS (MAP_MAX_FOOTPRINT + 4)      /* a word per tile: footprint plus up to 4 under a centre */
 #define RAY_SETS 256                            /* distinct building sets of diff rays (uint8 index) */
 
 _Static_assert(MAP_BUILDINGS <= 64, "building masks are 64-bit");
@@ -116,13 +115,7 @@ struct VisionTables {
     uint64_t ray_set[RAY_SETS];
     int32_t ray_set_n;
     uint8_t *ray_idx;
-    /* per building, the grid words holding the tiles that show it standing
-     * at its map spot (those under its centre, as vision_sees_point, and its
-     * footprint): the word's index in a team grid (row * VISION_WORDS +
-     * word) and its bits, at most one word per tile; one AND per word */
-    int32_t show_n[MAP_BUILDINGS];
-    uint16_t show_word[MAP_BUILDINGS][SHOW_WORDS];
-    uint64_t show_mask[MAP_BUILDINGS][SHOW_WORDS];
+    VisionShow show[MAP_BUILDINGS];   /* per building (vision.h) */
     size_t bytes;
 };
 
@@ -304,14 +297,15 @@ static int clamp_radius(int r)
 
 static void show_tile(VisionTables *t, int i, int tx, int tz)
 {
+    VisionShow *s = &t->show[i];
     int k = 0, word = tz * VISION_WORDS + (tx >> 6);
-    while (k < t->show_n[i] && t->show_word[i][k] != word)
+    while (k < s->n && s->word[k] != word)
         k++;
-    if (k == t->show_n[i]) {
-        t->show_n[i]++;
-        t->show_word[i][k] = (uint16_t)word;
+    if (k == s->n) {
+        s->n++;
+        s->word[k] = (uint16_t)word;
     }
-    t->show_mask[i][k] |= (uint64_t)1 << (tx & 63);
+    s->mask[k] |= (uint64_t)1 << (tx & 63);
 }
 
 /* The tiles whose sight shows building i (see show_row). */
@@ -523,6 +517,10 @@ void vision_init(Vision *v, const VisionTables *tables)
 {
     memset(v, 0, sizeof *v);
     v->tables = tables;
+    if (tables) {
+        v->show = tables->show;
+        v->building_n = tables->building_n;
+    }
 }
 
 static uint64_t mix64(uint64_t h, uint64_t v)
@@ -859,20 +857,6 @@ void vision_update(Vision *v, int team, const VisionSource *src, int n,
     }
     memcpy(v->src_key[team], cur, (size_t)cn * sizeof *cur);
     v->src_n[team] = cn;
-}
-
-int vision_sees_building(const Vision *v, int team, int b)
-{
-    const VisionTables *t = v->tables;
-    if (team < 0 || team > 1 || b < 0 || b >= t->building_n)
-        return 0;
-    const uint64_t *g = (const uint64_t *)v->grid[team];   /* row-major words */
-    const uint16_t *word = t->show_word[b];
-    const uint64_t *mask = t->show_mask[b];
-    uint64_t any = 0;
-    for (int k = 0; k < t->show_n[b]; k++)   /* a few words: no early exit */
-        any |= g[word[k]] & mask[k];
-    return any != 0;
 }
 
 unsigned vision_point_teams_slow(const Vision *v, int32_t x, int32_t z)
