@@ -308,7 +308,7 @@ static void show_tile(VisionTables *t, int i, int tx, int tz)
     s->mask[k] |= (uint64_t)1 << (tx & 63);
 }
 
-/* The tiles whose sight shows building i (see show_row). */
+/* The tiles whose sight shows building i (see VisionShow). */
 static void build_show(VisionTables *t, int i, const MapBuilding *b)
 {
     int64_t ux = (int64_t)b->x + MAP_HALF_WORLD, uz = (int64_t)b->z + MAP_HALF_WORLD;
