@@ -68,7 +68,6 @@
 #define VW (2 * VR + 1)                         /* widest window, 31 */
 #define RAY_DIRS (VW * VW)
 #define RAY_CELL_CAP (RAY_DIRS * VR)           /* bound on intermediate cells */
-#define SHOW_WORDS (MAP_MAX_FOOTPRINT + 4)      /* a word per tile: footprint plus up to 4 under a centre */
 #define RAY_SETS 256                            /* distinct building sets of diff rays (uint8 index) */
 
 _Static_assert(MAP_BUILDINGS <= 64, "building masks are 64-bit");
@@ -116,13 +115,7 @@ struct VisionTables {
     uint64_t ray_set[RAY_SETS];
     int32_t ray_set_n;
     uint8_t *ray_idx;
-    /* per building, the grid words holding the tiles that show it standing
-     * at its map spot (those under its centre, as vision_sees_point, and its
-     * footprint): the word's index in a team grid (row * VISION_WORDS +
-     * word) and its bits, at most one word per tile; one AND per word */
-    int32_t show_n[MAP_BUILDINGS];
-    uint16_t show_word[MAP_BUILDINGS][SHOW_WORDS];
-    uint64_t show_mask[MAP_BUILDINGS][SHOW_WORDS];
+    VisionShow show[MAP_BUILDINGS];   /* per building (vision.h) */
     size_t bytes;
 };
 
@@ -304,17 +297,18 @@ static int clamp_radius(int r)
 
 static void show_tile(VisionTables *t, int i, int tx, int tz)
 {
+    VisionShow *s = &t->show[i];
     int k = 0, word = tz * VISION_WORDS + (tx >> 6);
-    while (k < t->show_n[i] && t->show_word[i][k] != word)
+    while (k < s->n && s->word[k] != word)
         k++;
-    if (k == t->show_n[i]) {
-        t->show_n[i]++;
-        t->show_word[i][k] = (uint16_t)word;
+    if (k == s->n) {
+        s->n++;
+        s->word[k] = (uint16_t)word;
     }
-    t->show_mask[i][k] |= (uint64_t)1 << (tx & 63);
+    s->mask[k] |= (uint64_t)1 << (tx & 63);
 }
 
-/* The tiles whose sight shows building i (see show_row). */
+/* The tiles whose sight shows building i (see VisionShow). */
 static void build_show(VisionTables *t, int i, const MapBuilding *b)
 {
     int64_t ux = (int64_t)b->x + MAP_HALF_WORLD, uz = (int64_t)b->z + MAP_HALF_WORLD;
@@ -523,6 +517,10 @@ void vision_init(Vision *v, const VisionTables *tables)
 {
     memset(v, 0, sizeof *v);
     v->tables = tables;
+    if (tables) {
+        v->show = tables->show;
+        v->building_n = tables->building_n;
+    }
 }
 
 static uint64_t mix64(uint64_t h, uint64_t v)
@@ -811,6 +809,17 @@ void vision_update(Vision *v, int team, const VisionSource *src, int n,
                 nb++;
             }
         }
+        /* each box grown by each kind's radius: a source meets box c when
+         * its tile lies in its kind's grown box (one unsigned compare a side) */
+        struct { int x0, z0; unsigned w, h; } grown[VISION_KINDS][2 * VISION_KEPT_SOURCES];
+        for (int k = 0; k < VISION_KINDS; k++) {
+            int r = t->kind[k].radius;
+            for (int c = 0; c < nb; c++) {
+                grown[k][c].x0 = box[c][0] - r, grown[k][c].z0 = box[c][2] - r;
+                grown[k][c].w = (unsigned)(box[c][1] - box[c][0] + 2 * r);
+                grown[k][c].h = (unsigned)(box[c][3] - box[c][2] + 2 * r);
+            }
+        }
         for (int c = 0; c < nb; c++) {
             int x0 = box[c][0], x1 = box[c][1];
             uint64_t cols[VISION_WORDS];
@@ -823,18 +832,18 @@ void vision_update(Vision *v, int team, const VisionSource *src, int n,
                     grid[z][k] = (grid[z][k] & ~cols[k]) | (bgrid[z][k] & cols[k]);
         }
         for (int i = 0; nb && i < cn; i++) {
-            int tile = cur[i] / VISION_KINDS, r = t->kind[cur[i] % VISION_KINDS].radius;
+            int tile = cur[i] / VISION_KINDS, kind = cur[i] % VISION_KINDS, r = t->kind[kind].radius;
             int sx = tile % MAP_N, sz = tile / MAP_N, zlo = MAP_N, zhi = -1;
             for (int c = 0; c < nb; c++) {
-                if (sx + r >= box[c][0] && sx - r <= box[c][1] && sz + r >= box[c][2] &&
-                    sz - r <= box[c][3]) {
+                if ((unsigned)(sx - grown[kind][c].x0) <= grown[kind][c].w &&
+                    (unsigned)(sz - grown[kind][c].z0) <= grown[kind][c].h) {
                     zlo = box[c][2] < zlo ? box[c][2] : zlo;
                     zhi = box[c][3] > zhi ? box[c][3] : zhi;
                 }
             }
             if (zhi < 0)
                 continue;
-            const VisionKind *vk = &t->kind[cur[i] % VISION_KINDS];
+            const VisionKind *vk = &t->kind[kind];
             if ((vk->mask[tile] & live.dead_mask) == 0) {   /* the usual case: rows `all` as they are */
                 int top = sz - r, j0 = zlo - top > 0 ? zlo - top : 0;
                 int j1 = zhi - top < 2 * r ? zhi - top : 2 * r;   /* boxes lie on the map */
@@ -848,20 +857,6 @@ void vision_update(Vision *v, int team, const VisionSource *src, int n,
     }
     memcpy(v->src_key[team], cur, (size_t)cn * sizeof *cur);
     v->src_n[team] = cn;
-}
-
-int vision_sees_building(const Vision *v, int team, int b)
-{
-    const VisionTables *t = v->tables;
-    if (team < 0 || team > 1 || b < 0 || b >= t->building_n)
-        return 0;
-    const uint64_t *g = (const uint64_t *)v->grid[team];   /* row-major words */
-    const uint16_t *word = t->show_word[b];
-    const uint64_t *mask = t->show_mask[b];
-    uint64_t any = 0;
-    for (int k = 0; k < t->show_n[b]; k++)   /* a few words: no early exit */
-        any |= g[word[k]] & mask[k];
-    return any != 0;
 }
 
 unsigned vision_point_teams_slow(const Vision *v, int32_t x, int32_t z)

@@ -51,8 +51,23 @@ void vision_tables_free(VisionTables *t);
 /* Heap bytes held by the tables (struct plus per-tile windows); 0 for NULL. */
 size_t vision_tables_bytes(const VisionTables *t);
 
+/* The grid words holding the tiles that show one building standing at its
+ * map spot (those under its centre, as vision_sees_point, and its
+ * footprint): each word's index in a team grid (row * VISION_WORDS + word)
+ * and its bits, at most one word per tile; one AND per word. */
+#define VISION_SHOW_WORDS (MAP_MAX_FOOTPRINT + 4)   /* a word per tile: footprint plus up to 4 under a centre */
+typedef struct {
+    int32_t n;
+    uint16_t word[VISION_SHOW_WORDS];
+    uint64_t mask[VISION_SHOW_WORDS];
+} VisionShow;
+
 typedef struct {
     const VisionTables *tables;
+    /* the tables' per-building show words, for the inline
+     * vision_sees_building (set by vision_init; NULL and 0 without tables) */
+    const VisionShow *show;
+    int32_t building_n;
     uint64_t grid[2][MAP_N][VISION_WORDS];   /* per team, bit tx of row tz */
     uint64_t key[2];                          /* hash of the inputs of the last update */
     uint8_t valid[2];
@@ -114,7 +129,18 @@ static inline unsigned vision_point_teams(const Vision *v, int32_t x, int32_t z)
 }
 /* Whether `team` sees MapData.building[b] standing at its map spot: any tile
  * under its centre (as vision_sees_point) or of its footprint visible, tested
- * a row at a time against masks in the tables. */
-int vision_sees_building(const Vision *v, int team, int b);
+ * a grid word at a time against the tables' show masks. Inline: the seen
+ * flags ask it of every building every tick. */
+static inline int vision_sees_building(const Vision *v, int team, int b)
+{
+    if ((unsigned)team >= 2u || (unsigned)b >= (unsigned)v->building_n)
+        return 0;
+    const uint64_t *g = (const uint64_t *)v->grid[team];   /* row-major words */
+    const VisionShow *s = &v->show[b];
+    uint64_t any = 0;
+    for (int k = 0; k < s->n; k++)   /* a few words: no early exit */
+        any |= g[s->word[k]] & s->mask[k];
+    return any != 0;
+}
 
 #endif

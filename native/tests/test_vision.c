@@ -818,6 +818,77 @@ static void test_alive_bytes(void)
     free(a);
 }
 
+/* vision_sees_building (the tables' show words, read inline) against the
+ * rule: a tile under the building's centre (as vision_sees_point) or of its
+ * footprint visible. Sparse random grids and single tiles on a random map
+ * and on the shared map; no tables, a bad team or index: never seen. */
+static int plain_sees_building(const Vision *v, const MapData *m, int team, int b)
+{
+    const MapBuilding *mb = &m->building[b];
+    if (vision_sees_point(v, team, mb->x, mb->z))
+        return 1;
+    for (int k = 0; k < mb->footprint_n; k++)
+        if (vis(v, team, mb->footprint[k] % MAP_N, mb->footprint[k] / MAP_N))
+            return 1;
+    return 0;
+}
+
+static int compare_sees_building(const Vision *v, const MapData *m)
+{
+    int bad = 0;
+    for (int team = 0; team < 2; team++)
+        for (int b = 0; b < m->building_n; b++)
+            bad += vision_sees_building(v, team, b) != plain_sees_building(v, m, team, b);
+    return bad;
+}
+
+static void test_sees_building(void)
+{
+    rng_state = 777;
+    MapData *rm = random_map();
+    VisionTables *rt = vision_tables_build(rm);
+    const MapData *maps[2] = {rm, map_get()};
+    const VisionTables *tables[2] = {rt, vision_tables_get()};
+    Vision *v = malloc(sizeof *v);
+    CHECK(rt != NULL && tables[1] != NULL && v != NULL);
+    if (!rt || !tables[1] || !v)
+        return;
+    int bad = 0, seen = 0;
+    for (int k = 0; k < 2; k++) {
+        const MapData *m = maps[k];
+        vision_init(v, tables[k]);
+        for (int trial = 0; trial < 200; trial++) {     /* sparse random grids */
+            memset(v->grid, 0, sizeof v->grid);
+            for (int c = 0; c < MAP_TILES / 16; c++)
+                set_vis(v, rng_below(2), rng_below(MAP_N), rng_below(MAP_N));
+            bad += compare_sees_building(v, m);
+        }
+        for (int b = 0; b < m->building_n; b++) {       /* one tile at a time around each */
+            int bx = map_tile_of(m->building[b].x), bz = map_tile_of(m->building[b].z);
+            for (int dz = -3; dz <= 3; dz++)
+                for (int dx = -3; dx <= 3; dx++) {
+                    if (!map_in_bounds(bx + dx, bz + dz))
+                        continue;
+                    memset(v->grid, 0, sizeof v->grid);
+                    set_vis(v, 1, bx + dx, bz + dz);
+                    bad += compare_sees_building(v, m);
+                    seen += vision_sees_building(v, 1, b);
+                }
+        }
+        memset(v->grid, 0xFF, sizeof v->grid);
+        CHECK(!vision_sees_building(v, 2, 0) && !vision_sees_building(v, -1, 0));
+        CHECK(!vision_sees_building(v, 0, m->building_n) && !vision_sees_building(v, 0, -1));
+    }
+    CHECK_EQ(bad, 0);
+    CHECK(seen > 100);
+    vision_init(v, NULL);                               /* no tables: no building */
+    memset(v->grid, 0xFF, sizeof v->grid);
+    CHECK(!vision_sees_building(v, 0, 0));
+    free(v);
+    vision_tables_free(rt);
+    free(rm);
+}
+
 int main(void)
 {
     test_open_field();
@@ -831,5 +902,6 @@ int main(void)
     test_shared_map();
     test_alive_bytes();
     test_many_sources();
+    test_sees_building();
     return check_report("test_vision");
 }
