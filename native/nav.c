@@ -282,8 +282,8 @@ static void open_improve(NavSearch *s, int t, int from, int32_t ng)
 /* one search's constants and counters */
 typedef struct {
     NavSearch *s;
-    const uint8_t *walkable, *occupied;
-    const int16_t *height8;
+    const Nav *occ;
+    const MapData *map;
     uint32_t open_mark;
     uint32_t order;
     int32_t gh;                     /* the goal's height in eighths */
@@ -307,14 +307,14 @@ static inline void relax(AStar *a, int t, int32_t gt, int32_t ht, int nb, int dx
     NavSearch *s = a->s;
     uint32_t mk = s->mark[nb];
     if (mk == a->open_mark + 1) return;
-    int32_t hn = a->height8[nb];
+    int32_t hn = a->map->height8[nb];
     int32_t dh = hn - ht;
     int32_t ng = gt + 32 + 4 * (dh < 0 ? -dh : dh);
     if (mk == a->open_mark) {
         if (ng < s->g[nb]) open_improve(s, nb, t, ng);
         return;
     }
-    if (!a->walkable[nb] || a->occupied[nb]) {
+    if (!nav_open(a->occ, a->map, nb)) {
         s->mark[nb] = a->open_mark + 1;
         return;
     }
@@ -355,7 +355,7 @@ static int astar(const Nav *occ, NavSearch *nav, const MapData *map, int start, 
         nav->stamp = 2;
     }
     const int gx = goal % MAP_N, gz = goal / MAP_N;
-    AStar a = { nav, map->walkable, occ->occupied, map->height8, nav->stamp, 0, map->height8[goal], 0 };
+    AStar a = { nav, occ, map, nav->stamp, 0, map->height8[goal], 0 };
     nav->mark[start] = a.open_mark;
     nav->g[start] = 0;
     nav->parent[start] = -1;
@@ -386,7 +386,7 @@ static int astar(const Nav *occ, NavSearch *nav, const MapData *map, int start, 
         if (tx > bx1) bx1 = tx;
         if (tz < bz0) bz0 = tz;
         if (tz > bz1) bz1 = tz;
-        int32_t gt = nav->g[t], ht = a.height8[t];
+        int32_t gt = nav->g[t], ht = map->height8[t];
         int ddx = tx - gx, ddz = tz - gz;
         uint8_t ed = map->edges[t];
         if ((ed & MAP_EDGE_E) && tx + 1 < MAP_N) relax(&a, t, gt, ht, t + 1, ddx + 1, ddz);
