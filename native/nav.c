@@ -179,40 +179,34 @@ static int walk(const Nav *nav, const MapData *map, int32_t x0, int32_t z0, int3
     int oz = sz * MAP_N;                        /* index step along z */
     int lx = sx > 0 ? 0 : -1, lz = sz > 0 ? 0 : -MAP_N;   /* the tile holding the crossed link's flag */
 #define OPEN_AT(i) (walkable[i] && !occupied[i])
-    /* within one row or column (most body steps): no crossings to order */
-    if (nz == 0) {
-        for (; nx > 0; nx--, t += sx)
-            if (!(edges[t + lx] & MAP_EDGE_E) || !OPEN_AT(t + sx)) return 0;
-        return 1;
-    }
-    if (nx == 0) {
-        for (; nz > 0; nz--, t += oz)
-            if (!(edges[t + lz] & MAP_EDGE_S) || !OPEN_AT(t + oz)) return 0;
-        return 1;
-    }
-    /* crossing parameters t = |b - p0| / |d|, compared as |b - p0| * |d'| */
-    int64_t ax = (sx > 0 ? (int64_t)(tx + 1) * T - X0 : X0 - (int64_t)tx * T) * adz;
-    int64_t az = (sz > 0 ? (int64_t)(tz + 1) * T - Z0 : Z0 - (int64_t)tz * T) * adx;
-    const int64_t dax = T * adz, daz = T * adx;
-    while (nx > 0 || nz > 0) {
-        int step;                       /* 1 = x, 2 = z, 3 = corner */
-        if (nz == 0) step = 1;
-        else if (nx == 0) step = 2;
-        else step = ax < az ? 1 : ax > az ? 2 : 3;
-        if (step == 1) {
-            if (!(edges[t + lx] & MAP_EDGE_E) || !OPEN_AT(t + sx)) return 0;
-            t += sx; nx--; ax += dax;
-        } else if (step == 2) {
-            if (!(edges[t + lz] & MAP_EDGE_S) || !OPEN_AT(t + oz)) return 0;
-            t += oz; nz--; az += daz;
-        } else {
-            /* exact corner: both L-shaped detours must be valid */
-            if (!OPEN_AT(t + sx) || !OPEN_AT(t + oz) || !OPEN_AT(t + sx + oz)) return 0;
-            if (!(edges[t + lx] & MAP_EDGE_E) || !(edges[t + sx + lz] & MAP_EDGE_S)) return 0;
-            if (!(edges[t + lz] & MAP_EDGE_S) || !(edges[t + oz + lx] & MAP_EDGE_E)) return 0;
-            t += sx + oz; nx--; nz--; ax += dax; az += daz;
+    if (nx > 0 && nz > 0) {
+        /* crossing parameters t = |b - p0| / |d|, compared as |b - p0| * |d'| */
+        int64_t ax = (sx > 0 ? (int64_t)(tx + 1) * T - X0 : X0 - (int64_t)tx * T) * adz;
+        int64_t az = (sz > 0 ? (int64_t)(tz + 1) * T - Z0 : Z0 - (int64_t)tz * T) * adx;
+        const int64_t dax = T * adz, daz = T * adx;
+        /* while both axes have crossings left, the nearer crossing goes first */
+        while (nx > 0 && nz > 0) {
+            if (ax < az) {
+                if (!(edges[t + lx] & MAP_EDGE_E) || !OPEN_AT(t + sx)) return 0;
+                t += sx; nx--; ax += dax;
+            } else if (ax > az) {
+                if (!(edges[t + lz] & MAP_EDGE_S) || !OPEN_AT(t + oz)) return 0;
+                t += oz; nz--; az += daz;
+            } else {
+                /* exact corner: both L-shaped detours must be valid */
+                if (!OPEN_AT(t + sx) || !OPEN_AT(t + oz) || !OPEN_AT(t + sx + oz)) return 0;
+                if (!(edges[t + lx] & MAP_EDGE_E) || !(edges[t + sx + lz] & MAP_EDGE_S)) return 0;
+                if (!(edges[t + lz] & MAP_EDGE_S) || !(edges[t + oz + lx] & MAP_EDGE_E)) return 0;
+                t += sx + oz; nx--; nz--; ax += dax; az += daz;
+            }
         }
     }
+    /* the rest lies in one row or column (so do most body steps): no
+     * crossings to order */
+    for (; nx > 0; nx--, t += sx)
+        if (!(edges[t + lx] & MAP_EDGE_E) || !OPEN_AT(t + sx)) return 0;
+    for (; nz > 0; nz--, t += oz)
+        if (!(edges[t + lz] & MAP_EDGE_S) || !OPEN_AT(t + oz)) return 0;
 #undef OPEN_AT
     return 1;
 }
