@@ -290,13 +290,13 @@ typedef struct { int x0, z0, x1, z1; } TileBox;
 /* Offer neighbour nb of the expanded tile t (g gt, height ht in eighths): a
  * new tile opens with the next discovery order, an open one keeps its order
  * when its g improves. A blocked tile is marked closed on first sight (it
- * never opens), so later offers of it stop at the mark. (dx, dz): nb's column
- * and row less the goal's. A new tile has the largest key of its f, so it
+ * never opens), so later offers of it stop at the mark. (mx, mz): nb's column
+ * and row, for the heuristic's tables. A new tile has the largest key of its f, so it
  * goes last in its bucket unless the bucket also holds a larger f (one
  * NAV_BUCKETS higher). */
 /* always inlined: called out of line it costs about half the search again */
 __attribute__((always_inline))
-static inline void relax(AStar *a, int t, int32_t gt, int32_t ht, int nb, int dx, int dz)
+static inline void relax(AStar *a, int t, int32_t gt, int32_t ht, int nb, int mx, int mz)
 {
     NavSearch *s = a->s;
     uint32_t mk = s->mark[nb];
@@ -313,7 +313,7 @@ static inline void relax(AStar *a, int t, int32_t gt, int32_t ht, int nb, int dx
         return;
     }
     int32_t dg = hn - a->gh;
-    int32_t f = ng + 32 * ((dx < 0 ? -dx : dx) + (dz < 0 ? -dz : dz)) + 4 * (dg < 0 ? -dg : dg);
+    int32_t f = ng + s->hx[mx] + s->hz[mz] + 4 * (dg < 0 ? -dg : dg);
     uint64_t k = (uint64_t)f << 16 | a->order++;
     s->mark[nb] = a->open_mark;
     s->g[nb] = ng;
@@ -349,6 +349,10 @@ static int astar(const Nav *occ, NavSearch *nav, const MapData *map, int start, 
         nav->stamp = 2;
     }
     const int gx = goal % MAP_N, gz = goal / MAP_N;
+    for (int k = 0; k < MAP_N; k++) {
+        nav->hx[k] = 32 * (k < gx ? gx - k : k - gx);
+        nav->hz[k] = 32 * (k < gz ? gz - k : k - gz);
+    }
     AStar a = { nav, occ, map, nav->stamp, 0, map->height8[goal], 0 };
     nav->mark[start] = a.open_mark;
     nav->g[start] = 0;
@@ -381,12 +385,11 @@ static int astar(const Nav *occ, NavSearch *nav, const MapData *map, int start, 
         if (tz < bz0) bz0 = tz;
         if (tz > bz1) bz1 = tz;
         int32_t gt = nav->g[t], ht = map->height8[t];
-        int ddx = tx - gx, ddz = tz - gz;
         uint8_t ed = map->edges[t];
-        if ((ed & MAP_EDGE_E) && tx + 1 < MAP_N) relax(&a, t, gt, ht, t + 1, ddx + 1, ddz);
-        if (tx > 0 && (map->edges[t - 1] & MAP_EDGE_E)) relax(&a, t, gt, ht, t - 1, ddx - 1, ddz);
-        if ((ed & MAP_EDGE_S) && tz + 1 < MAP_N) relax(&a, t, gt, ht, t + MAP_N, ddx, ddz + 1);
-        if (tz > 0 && (map->edges[t - MAP_N] & MAP_EDGE_S)) relax(&a, t, gt, ht, t - MAP_N, ddx, ddz - 1);
+        if ((ed & MAP_EDGE_E) && tx + 1 < MAP_N) relax(&a, t, gt, ht, t + 1, tx + 1, tz);
+        if (tx > 0 && (map->edges[t - 1] & MAP_EDGE_E)) relax(&a, t, gt, ht, t - 1, tx - 1, tz);
+        if ((ed & MAP_EDGE_S) && tz + 1 < MAP_N) relax(&a, t, gt, ht, t + MAP_N, tx, tz + 1);
+        if (tz > 0 && (map->edges[t - MAP_N] & MAP_EDGE_S)) relax(&a, t, gt, ht, t - MAP_N, tx, tz - 1);
     }
     box->x0 = bx0 - 1; box->z0 = bz0 - 1; box->x1 = bx1 + 1; box->z1 = bz1 + 1;
     if (!found) return 0;           /* every bucket was emptied */

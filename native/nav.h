@@ -60,6 +60,7 @@ typedef struct {
     int32_t g[MAP_TILES];
     int16_t parent[MAP_TILES];
     int32_t path[MAP_TILES];        /* after a search: the tile path, start first */
+    int32_t hx[MAP_N], hz[MAP_N];   /* a search's heuristic parts: 32 * columns, rows from the goal */
     /* open list: a bucket per f (mod NAV_BUCKETS), each a singly linked list
      * in key order; key = f << 16 | discovery order (the tie-break) */
     uint64_t key[MAP_TILES];
