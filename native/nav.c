@@ -291,9 +291,9 @@ typedef struct { int x0, z0, x1, z1; } TileBox;
  * new tile opens with the next discovery order, an open one keeps its order
  * when its g improves. A blocked tile is marked closed on first sight (it
  * never opens), so later offers of it stop at the mark. (mx, mz): nb's column
- * and row, for the heuristic's tables. A new tile has the largest key of its f, so it
- * goes last in its bucket unless the bucket also holds a larger f (one
- * NAV_BUCKETS higher). */
+ * and row, for the heuristic's tables. A new tile has the largest key of its
+ * f, so it goes last in its bucket unless the bucket also holds a larger f
+ * (one NAV_BUCKETS higher). */
 /* always inlined: called out of line it costs about half the search again */
 __attribute__((always_inline))
 static inline void relax(AStar *a, int t, int32_t gt, int32_t ht, int nb, int mx, int mz)
