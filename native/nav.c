@@ -182,40 +182,34 @@ static int walk(const Nav *nav, const MapData *map, int32_t x0, int32_t z0, int3
     int oz = sz * MAP_N;                        /* index step along z */
     int lx = sx > 0 ? 0 : -1, lz = sz > 0 ? 0 : -MAP_N;   /* the tile holding the crossed link's flag */
 #define OPEN_AT(i) (walkable[i] && !occupied[i])
-    /* within one row or column (most body steps): no crossings to order */
-    if (nz == 0) {
-        for (; nx > 0; nx--, t += sx)
-            if (!(edges[t + lx] & MAP_EDGE_E) || !OPEN_AT(t + sx)) return 0;
-        return 1;
-    }
-    if (nx == 0) {
-        for (; nz > 0; nz--, t += oz)
-            if (!(edges[t + lz] & MAP_EDGE_S) || !OPEN_AT(t + oz)) return 0;
-        return 1;
-    }
-    /* crossing parameters t = |b - p0| / |d|, compared as |b - p0| * |d'| */
-    int64_t ax = (sx > 0 ? (int64_t)(tx + 1) * T - X0 : X0 - (int64_t)tx * T) * adz;
-    int64_t az = (sz > 0 ? (int64_t)(tz + 1) * T - Z0 : Z0 - (int64_t)tz * T) * adx;
-    const int64_t dax = T * adz, daz = T * adx;
-    while (nx > 0 || nz > 0) {
-        int step;                       /* 1 = x, 2 = z, 3 = corner */
-        if (nz == 0) step = 1;
-        else if (nx == 0) step = 2;
-        else step = ax < az ? 1 : ax > az ? 2 : 3;
-        if (step == 1) {
-            if (!(edges[t + lx] & MAP_EDGE_E) || !OPEN_AT(t + sx)) return 0;
-            t += sx; nx--; ax += dax;
-        } else if (step == 2) {
-            if (!(edges[t + lz] & MAP_EDGE_S) || !OPEN_AT(t + oz)) return 0;
-            t += oz; nz--; az += daz;
-        } else {
-            /* exact corner: both L-shaped detours must be valid */
-            if (!OPEN_AT(t + sx) || !OPEN_AT(t + oz) || !OPEN_AT(t + sx + oz)) return 0;
-            if (!(edges[t + lx] & MAP_EDGE_E) || !(edges[t + sx + lz] & MAP_EDGE_S)) return 0;
-            if (!(edges[t + lz] & MAP_EDGE_S) || !(edges[t + oz + lx] & MAP_EDGE_E)) return 0;
-            t += sx + oz; nx--; nz--; ax += dax; az += daz;
+    if (nx > 0 && nz > 0) {
+        /* crossing parameters t = |b - p0| / |d|, compared as |b - p0| * |d'| */
+        int64_t ax = (sx > 0 ? (int64_t)(tx + 1) * T - X0 : X0 - (int64_t)tx * T) * adz;
+        int64_t az = (sz > 0 ? (int64_t)(tz + 1) * T - Z0 : Z0 - (int64_t)tz * T) * adx;
+        const int64_t dax = T * adz, daz = T * adx;
+        /* while both axes have crossings left, the nearer crossing goes first */
+        while (nx > 0 && nz > 0) {
+            if (ax < az) {
+                if (!(edges[t + lx] & MAP_EDGE_E) || !OPEN_AT(t + sx)) return 0;
+                t += sx; nx--; ax += dax;
+            } else if (ax > az) {
+                if (!(edges[t + lz] & MAP_EDGE_S) || !OPEN_AT(t + oz)) return 0;
+                t += oz; nz--; az += daz;
+            } else {
+                /* exact corner: both L-shaped detours must be valid */
+                if (!OPEN_AT(t + sx) || !OPEN_AT(t + oz) || !OPEN_AT(t + sx + oz)) return 0;
+                if (!(edges[t + lx] & MAP_EDGE_E) || !(edges[t + sx + lz] & MAP_EDGE_S)) return 0;
+                if (!(edges[t + lz] & MAP_EDGE_S) || !(edges[t + oz + lx] & MAP_EDGE_E)) return 0;
+                t += sx + oz; nx--; nz--; ax += dax; az += daz;
+            }
         }
     }
+    /* the rest lies in one row or column (so do most body steps): no
+     * crossings to order */
+    for (; nx > 0; nx--, t += sx)
+        if (!(edges[t + lx] & MAP_EDGE_E) || !OPEN_AT(t + sx)) return 0;
+    for (; nz > 0; nz--, t += oz)
+        if (!(edges[t + lz] & MAP_EDGE_S) || !OPEN_AT(t + oz)) return 0;
 #undef OPEN_AT
     return 1;
 }
@@ -252,29 +246,34 @@ static int32_t heur(const MapData *map, int t, int goal)
 _Static_assert(MAP_TILES <= 65536, "discovery order fits the key's low 16 bits");
 _Static_assert((NAV_BUCKETS & (NAV_BUCKETS - 1)) == 0, "bucket count is a power of two");
 
-/* Link t (its key set) into its bucket, keeping the bucket in key order. A
- * new tile has the largest discovery order so far and goes last unless the
- * bucket also holds a larger f (one NAV_BUCKETS higher). */
-__attribute__((always_inline))     /* in A*'s loop: saves the call (~5 instructions per opened tile) */
-static inline void open_insert(NavSearch *s, int t)
+/* Link t (its key set) into its bucket at its place in key order: the
+ * general insertion, a walk from the bucket's head. */
+static void open_insert_sorted(NavSearch *s, int t)
 {
     uint64_t k = s->key[t];
     int b = (int)(k >> 16) & (NAV_BUCKETS - 1);
-    int after = s->head[b] ? s->tail[b] : -1;
-    while (after >= 0 && s->key[after] > k) after = s->prev[after];
-    int before = after >= 0 ? s->next[after] : s->head[b] - 1;
-    s->prev[t] = (int16_t)after;
-    s->next[t] = (int16_t)before;
-    if (after >= 0) s->next[after] = (int16_t)t; else s->head[b] = (int16_t)(t + 1);
-    if (before >= 0) s->prev[before] = (int16_t)t; else s->tail[b] = (int16_t)t;
+    int p = -1, q = s->head[b] - 1;
+    while (q >= 0 && s->key[q] < k) { p = q; q = s->next[q]; }
+    s->next[t] = (int16_t)q;
+    if (p >= 0) s->next[p] = (int16_t)t; else s->head[b] = (int16_t)(t + 1);
+    if (q < 0) s->tail[b] = (int16_t)t;
 }
 
-static void open_remove(NavSearch *s, int t)
+/* Open tile t's g improves to ng through tile `from`: unlink it (a walk from
+ * its bucket's head to its predecessor), lower its key by the gain and link
+ * it again. It keeps its discovery order. Rare: not worth a back link per
+ * tile. */
+static void open_improve(NavSearch *s, int t, int from, int32_t ng)
 {
     int b = (int)(s->key[t] >> 16) & (NAV_BUCKETS - 1);
-    int p = s->prev[t], n = s->next[t];
-    if (p >= 0) s->next[p] = (int16_t)n; else s->head[b] = (int16_t)(n + 1);
-    if (n >= 0) s->prev[n] = (int16_t)p; else s->tail[b] = (int16_t)p;
+    int p = -1, q = s->head[b] - 1;
+    while (q != t) { p = q; q = s->next[q]; }
+    if (p >= 0) s->next[p] = s->next[t]; else s->head[b] = (int16_t)(s->next[t] + 1);
+    if (s->tail[b] == t) s->tail[b] = (int16_t)p;
+    s->key[t] -= (uint64_t)(s->g[t] - ng) << 16;
+    s->g[t] = ng;
+    s->parent[t] = (int16_t)from;
+    open_insert_sorted(s, t);
 }
 
 /* one search's constants and counters */
@@ -284,50 +283,65 @@ typedef struct {
     const MapData *map;
     uint32_t open_mark;
     uint32_t order;
-    int32_t gh;
-    int32_t fmax;                   /* largest f opened: bounds the buckets to clear */
+    int32_t gh;                     /* the goal's height in eighths */
+    int32_t fmax;                   /* largest f opened: the open list is empty once the scan passes it */
 } AStar;
 
 /* tile box, inclusive */
 typedef struct { int x0, z0, x1, z1; } TileBox;
 
-/* Offer neighbour nb of the expanded tile t: a new tile opens with the next
- * discovery order, an open one keeps its order when its g improves. (dx, dz):
- * nb's column and row less the goal's. */
+/* Offer neighbour nb of the expanded tile t (g gt, height ht in eighths): a
+ * new tile opens with the next discovery order, an open one keeps its order
+ * when its g improves. A blocked tile is marked closed on first sight (it
+ * never opens), so later offers of it stop at the mark. (mx, mz): nb's column
+ * and row, for the heuristic's tables. A new tile has the largest key of its
+ * f, so it goes last in its bucket unless the bucket also holds a larger f
+ * (one NAV_BUCKETS higher). */
 /* always inlined: called out of line it costs about half the search again */
 __attribute__((always_inline))
-static inline void relax(AStar *a, int t, int32_t gt, int32_t ht, int nb, int dx, int dz)
+static inline void relax(AStar *a, int t, int32_t gt, int32_t ht, int nb, int mx, int mz)
 {
     NavSearch *s = a->s;
     uint32_t mk = s->mark[nb];
-    if (mk == a->open_mark + 1 || !nav_open(a->occ, a->map, nb)) return;
-    int32_t hn = tile_h(a->map, nb);
+    if (mk == a->open_mark + 1) return;
+    int32_t hn = a->map->height8[nb];
     int32_t dh = hn - ht;
-    int32_t ng = gt + 32 + (dh < 0 ? -dh : dh);
-    if (mk != a->open_mark) {
-        int32_t dg = hn - a->gh;
-        int32_t f = ng + 32 * ((dx < 0 ? -dx : dx) + (dz < 0 ? -dz : dz)) + (dg < 0 ? -dg : dg);
-        s->mark[nb] = a->open_mark;
-        s->g[nb] = ng;
-        s->parent[nb] = (int16_t)t;
-        s->key[nb] = (uint64_t)f << 16 | a->order++;
-        if (f > a->fmax) a->fmax = f;
-        open_insert(s, nb);
-    } else if (ng < s->g[nb]) {
-        open_remove(s, nb);
-        s->key[nb] -= (uint64_t)(s->g[nb] - ng) << 16;
-        s->g[nb] = ng;
-        s->parent[nb] = (int16_t)t;
-        open_insert(s, nb);
+    int32_t ng = gt + 32 + 4 * (dh < 0 ? -dh : dh);
+    if (mk == a->open_mark) {
+        if (ng < s->g[nb]) open_improve(s, nb, t, ng);
+        return;
     }
+    if (!nav_open(a->occ, a->map, nb)) {
+        s->mark[nb] = a->open_mark + 1;
+        return;
+    }
+    int32_t dg = hn - a->gh;
+    int32_t f = ng + s->hx[mx] + s->hz[mz] + 4 * (dg < 0 ? -dg : dg);
+    uint64_t k = (uint64_t)f << 16 | a->order++;
+    s->mark[nb] = a->open_mark;
+    s->g[nb] = ng;
+    s->parent[nb] = (int16_t)t;
+    s->key[nb] = k;
+    if (f > a->fmax) a->fmax = f;
+    int b = f & (NAV_BUCKETS - 1);
+    if (!s->head[b]) {
+        s->head[b] = (int16_t)(nb + 1);
+    } else {
+        int last = s->tail[b];
+        if (s->key[last] > k) { open_insert_sorted(s, nb); return; }
+        s->next[last] = (int16_t)nb;
+    }
+    s->next[nb] = -1;
+    s->tail[b] = (int16_t)nb;
 }
 
 /* A* from start to goal (goal open). On success the tile path start..goal is
  * written to nav->path[0..len-1] and len returned; 0 when unreachable.
  * Tiles are expanded in key order: f, then discovery order (unique). The
  * heuristic is consistent (a step changes it by at most the step's cost), so
- * no tile opens below the f last expanded and the scan for the next
- * non-empty bucket only moves up. A tile keeps its discovery order when its
+ * no tile opens (or improves) below the f last expanded: the scan for the
+ * next non-empty bucket only moves up, and once it passes the largest f
+ * opened the open list is empty. A tile keeps its discovery order when its
  * g improves. *box gets the expanded tiles and the goal, grown by one: every
  * tile whose occupancy the search read (relax reads the neighbours). */
 static int astar(const Nav *occ, NavSearch *nav, const MapData *map, int start, int goal, TileBox *box)
@@ -338,29 +352,34 @@ static int astar(const Nav *occ, NavSearch *nav, const MapData *map, int start, 
         nav->stamp = 2;
     }
     const int gx = goal % MAP_N, gz = goal / MAP_N;
-    AStar a = { nav, occ, map, nav->stamp, 0, tile_h(map, goal), 0 };
+    for (int k = 0; k < MAP_N; k++) {
+        nav->hx[k] = 32 * (k < gx ? gx - k : k - gx);
+        nav->hz[k] = 32 * (k < gz ? gz - k : k - gz);
+    }
+    AStar a = { nav, occ, map, nav->stamp, 0, map->height8[goal], 0 };
     nav->mark[start] = a.open_mark;
     nav->g[start] = 0;
     nav->parent[start] = -1;
     int32_t f = heur(map, start, goal);
     nav->key[start] = (uint64_t)f << 16 | a.order++;
     a.fmax = f;
-    open_insert(nav, start);
-    int open_n = 1, found = 0;
+    nav->next[start] = -1;
+    nav->head[f & (NAV_BUCKETS - 1)] = (int16_t)(start + 1);
+    nav->tail[f & (NAV_BUCKETS - 1)] = (int16_t)start;
+    int found = 0;
     uint32_t fcur = (uint32_t)f;
     int bx0 = gx, bz0 = gz, bx1 = gx, bz1 = gz;
-    while (open_n > 0) {
-        int t, b;
-        for (;;) {                  /* the lowest key: the head of the first bucket holding f = fcur */
-            b = (int)(fcur & (NAV_BUCKETS - 1));
-            int h = nav->head[b];
-            if (h && (uint32_t)(nav->key[h - 1] >> 16) == fcur) { t = h - 1; break; }
+    for (;;) {
+        /* the lowest key: the head of the first bucket holding f = fcur */
+        int b = (int)(fcur & (NAV_BUCKETS - 1));
+        int h = nav->head[b];
+        if (!h || (uint32_t)(nav->key[h - 1] >> 16) != fcur) {
+            if (fcur >= (uint32_t)a.fmax) break;
             fcur++;
+            continue;
         }
-        /* open_remove of a bucket's head (an emptied bucket's tail is never read) */
-        int after_t = nav->next[t];
-        nav->head[b] = (int16_t)(after_t + 1);
-        if (after_t >= 0) nav->prev[after_t] = -1;
+        int t = h - 1;
+        nav->head[b] = (int16_t)(nav->next[t] + 1);
         if (t == goal) { found = 1; break; }
         nav->mark[t] = a.open_mark + 1;
         int tz = (int)((unsigned)t / MAP_N), tx = t - tz * MAP_N;
@@ -368,22 +387,18 @@ static int astar(const Nav *occ, NavSearch *nav, const MapData *map, int start, 
         if (tx > bx1) bx1 = tx;
         if (tz < bz0) bz0 = tz;
         if (tz > bz1) bz1 = tz;
-        int32_t gt = nav->g[t], ht = tile_h(map, t);
-        int ddx = tx - gx, ddz = tz - gz;
+        int32_t gt = nav->g[t], ht = map->height8[t];
         uint8_t ed = map->edges[t];
-        int before = (int)a.order;
-        if ((ed & MAP_EDGE_E) && tx + 1 < MAP_N) relax(&a, t, gt, ht, t + 1, ddx + 1, ddz);
-        if (tx > 0 && (map->edges[t - 1] & MAP_EDGE_E)) relax(&a, t, gt, ht, t - 1, ddx - 1, ddz);
-        if ((ed & MAP_EDGE_S) && tz + 1 < MAP_N) relax(&a, t, gt, ht, t + MAP_N, ddx, ddz + 1);
-        if (tz > 0 && (map->edges[t - MAP_N] & MAP_EDGE_S)) relax(&a, t, gt, ht, t - MAP_N, ddx, ddz - 1);
-        open_n += (int)a.order - before - 1;
+        if ((ed & MAP_EDGE_E) && tx + 1 < MAP_N) relax(&a, t, gt, ht, t + 1, tx + 1, tz);
+        if (tx > 0 && (map->edges[t - 1] & MAP_EDGE_E)) relax(&a, t, gt, ht, t - 1, tx - 1, tz);
+        if ((ed & MAP_EDGE_S) && tz + 1 < MAP_N) relax(&a, t, gt, ht, t + MAP_N, tx, tz + 1);
+        if (tz > 0 && (map->edges[t - MAP_N] & MAP_EDGE_S)) relax(&a, t, gt, ht, t - MAP_N, tx, tz - 1);
     }
     box->x0 = bx0 - 1; box->z0 = bz0 - 1; box->x1 = bx1 + 1; box->z1 = bz1 + 1;
+    if (!found) return 0;           /* every bucket was emptied */
     /* empty the buckets still holding open tiles (all f from fcur to fmax) */
-    if (found)
-        for (int32_t k = (int32_t)fcur; k <= a.fmax && k < (int32_t)fcur + NAV_BUCKETS; k++)
-            nav->head[k & (NAV_BUCKETS - 1)] = 0;
-    if (!found) return 0;
+    for (int32_t k = (int32_t)fcur; k <= a.fmax && k < (int32_t)fcur + NAV_BUCKETS; k++)
+        nav->head[k & (NAV_BUCKETS - 1)] = 0;
     int len = 0;
     for (int t = goal; t >= 0; t = nav->parent[t]) len++;
     int i = len;

@@ -54,17 +54,18 @@ typedef struct {
 } NavCacheEntry;
 
 /* A* scratch, reused across searches (the stamp avoids clearing); about
- * 346 KiB, so lanes share one per thread instead of carrying one each. */
+ * 320 KiB, so lanes share one per thread instead of carrying one each. */
 typedef struct {
     uint32_t stamp;                 /* even; a search's tiles are marked stamp (open) or stamp + 1 (closed) */
     uint32_t mark[MAP_TILES];       /* below stamp: not seen in this search */
     int32_t g[MAP_TILES];
     int16_t parent[MAP_TILES];
     int32_t path[MAP_TILES];        /* after a search: the tile path, start first */
-    /* open list: a bucket per f (mod NAV_BUCKETS), each a doubly linked list
+    int32_t hx[MAP_N], hz[MAP_N];   /* a search's heuristic parts: 32 * columns, rows from the goal */
+    /* open list: a bucket per f (mod NAV_BUCKETS), each a singly linked list
      * in key order; key = f << 16 | discovery order (the tie-break) */
     uint64_t key[MAP_TILES];
-    int16_t next[MAP_TILES], prev[MAP_TILES];   /* -1 ends a list */
+    int16_t next[MAP_TILES];        /* -1 ends a list */
     int16_t head[NAV_BUCKETS];      /* first tile + 1, 0 = empty (all empty between searches) */
     int16_t tail[NAV_BUCKETS];      /* last tile (valid while the bucket is not empty) */
 } NavSearch;
