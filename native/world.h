@@ -115,9 +115,13 @@ struct GotaMatch {
     int32_t killer[GOTA_MAX_UNITS];    /* this tick: slot whose hit took the unit to 0 HP, -1 none */
 
     /* spatial buckets over the snapshot: units of bucket b are
-     * bucket_item[bucket_start[b] .. bucket_end[b]); both 0 for an empty bucket */
+     * bucket_item[bucket_start[b] .. bucket_end[b]) in slot order, the buckets
+     * in index order; both 0 for an empty bucket. Kept from build to build
+     * (a build moves only the units whose bucket or class changed); the
+     * cleared match is the empty layout. */
     int16_t bucket_start[BUCKET_N * BUCKET_N], bucket_end[BUCKET_N * BUCKET_N];
     int32_t bucket_item[GOTA_MAX_UNITS];
+    int32_t bucket_total;               /* bucket_item[0 .. bucket_total) in use */
     /* per row, bit bx: bucket holds a unit not red [0], not blue [1], not
      * neutral [2] (the hostile ones of each team), or any unit [3] */
     uint32_t bucket_rows[4][BUCKET_N];
@@ -126,9 +130,10 @@ struct GotaMatch {
      * lies within 2 buckets (both axes) of bucket (bx, bz); a scan of radius
      * under 2 bucket spans from a bucket without it visits nothing */
     uint32_t bucket_near[3][BUCKET_N];
-    uint8_t bucket_bx[GOTA_MAX_UNITS], bucket_bz[GOTA_MAX_UNITS];   /* each slot's bucket at the
-                                           build; bucket_bz 0xFF when not bucketed */
-    int32_t bucket_units;               /* unit_n at the build: bucket_bx/bz are valid below it */
+    /* each slot at the last build: 0 not bucketed, else bz << 7 | bx << 2 |
+     * (class + 1), the class of its team: red 0, blue 1, neutral 2 */
+    int16_t bucket_key[GOTA_MAX_UNITS];
+    int32_t bucket_slots;               /* unit_n at the last build: no slot from there is bucketed */
 
     Hit hit[HIT_QUEUE_MAX];
     int32_t hit_n;
