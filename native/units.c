@@ -44,7 +44,7 @@ static int bucket_coord(int32_t v)
 {
     /* unsigned: a negative w wraps to a quotient far above BUCKET_N */
     int32_t w = v + MAP_HALF_WORLD;
-    uint32_t b = (uint32_t)w / (BUCKET_TILES * GOTA_TILE);
+    uint32_t b = (uint32_t)w / BUCKET_SPAN;
     return b < BUCKET_N ? (int)b : (w < 0 ? 0 : BUCKET_N - 1);
 }
 
@@ -186,8 +186,6 @@ static unsigned bucket_row_classes(GotaMatch *m, int bz)
         changed |= (unsigned)(hostile[c] != m->bucket_rows[c][bz]) << c;
         m->bucket_rows[c][bz] = hostile[c];
     }
-    for (int c = 0; c < 4; c++)
-        m->bucket_rows_used[c] = (m->bucket_rows_used[c] & ~(1u << bz)) | (uint32_t)(m->bucket_rows[c][bz] != 0) << bz;
     return changed;
 }
 
@@ -239,28 +237,23 @@ void match_buckets_build(GotaMatch *m)
  * the edge buckets also hold everything beyond the map (bucket_coord clamps). */
 static int64_t bucket_gap(int32_t v, int c)
 {
-    const int32_t span = BUCKET_TILES * GOTA_TILE;
+    const int32_t span = BUCKET_SPAN;
     int64_t lo = (int64_t)c * span - MAP_HALF_WORLD, hi = lo + span;
     if (c > 0 && v < lo) return lo - v;
     if (c < BUCKET_N - 1 && v >= hi) return (int64_t)v - hi + 1;   /* nearest member is at hi - 1 */
     return 0;
 }
 
-/* Bucket scan in bucket order over the occupied buckets only; skips buckets
- * wholly beyond the radius and, when `hostile`, the units of from's team (and
- * buckets holding only its own team's class, which is that one team). */
-static void scan(const GotaMatch *m, int from, int32_t radius, int hostile, unit_visit_fn visit, void *ctx)
+/* scan's loop over the occupied buckets of rows bz0..bz1 and columns `cols`
+ * in bucket order: skips buckets wholly beyond the radius and, when
+ * `hostile`, the units of from's team. Out of line: its setup is paid only
+ * by the scans that have such a bucket. */
+__attribute__((noinline)) static void scan_buckets(const GotaMatch *m, int from, int32_t radius, int hostile, const uint32_t *rows, int bz0,
+                         int bz1, uint32_t cols, unit_visit_fn visit, void *ctx)
 {
     int32_t x = m->snap_x[from], z = m->snap_z[from];
     int64_t r2 = (int64_t)radius * radius;
     int team = m->unit[from].team;
-    int class = hostile ? team_class(team) : 3;
-    const uint32_t *rows = m->bucket_rows[class];
-    int bz0 = bucket_coord(z - radius), bz1 = bucket_coord(z + radius);
-    uint32_t used = m->bucket_rows_used[class] & (uint32_t)(((uint64_t)2 << bz1) - ((uint64_t)1 << bz0));
-    if (!used) return;
-    int bx0 = bucket_coord(x - radius), bx1 = bucket_coord(x + radius);
-    uint32_t cols = (uint32_t)(((uint64_t)2 << bx1) - ((uint64_t)1 << bx0));   /* bits bx0..bx1 */
     for (int bz = bz0; bz <= bz1; bz++) {
         uint32_t occupied = rows[bz] & cols;
         if (!occupied) continue;
@@ -280,26 +273,32 @@ static void scan(const GotaMatch *m, int from, int32_t radius, int hostile, unit
     }
 }
 
+/* Bucket scan over the buckets the radius' square covers; when `hostile`,
+ * only those holding another class than from's (which is one team). Most
+ * find no such bucket there: that answer comes before scan_buckets' setup. */
+static void scan(const GotaMatch *m, int from, int32_t radius, int hostile, unit_visit_fn visit, void *ctx)
+{
+    int32_t x = m->snap_x[from], z = m->snap_z[from];
+    const uint32_t *rows = m->bucket_rows[hostile ? team_class(m->unit[from].team) : 3];
+    int bz0 = bucket_coord(z - radius), bz1 = bucket_coord(z + radius);
+    int bx0 = bucket_coord(x - radius), bx1 = bucket_coord(x + radius);
+    uint32_t cols = (uint32_t)(((uint64_t)2 << bx1) - ((uint64_t)1 << bx0));   /* bits bx0..bx1 */
+    uint32_t any = 0;
+    for (int bz = bz0; bz <= bz1; bz++) any |= rows[bz];
+    if (any & cols) scan_buckets(m, from, radius, hostile, rows, bz0, bz1, cols, visit, ctx);
+}
+
 void match_scan(const GotaMatch *m, int from, int32_t radius, unit_visit_fn visit, void *ctx)
 {
     scan(m, from, radius, 0, visit, ctx);
 }
 
-void match_scan_hostile(const GotaMatch *m, int from, int32_t radius, unit_visit_fn visit, void *ctx)
+void match_scan_hostile_full(const GotaMatch *m, int from, int32_t radius, unit_visit_fn visit, void *ctx)
 {
-    /* Most scans find no hostile near: answer those here, before scan's
-     * setup. A visited unit is within |radius| < 2 spans of from, so its
-     * bucket is within 2 buckets of from's on both axes (bucket_coord is a
-     * clamped floor), where bucket_near marks every hostile bucket. */
-    if (radius < 2 * BUCKET_TILES * GOTA_TILE && radius > -2 * BUCKET_TILES * GOTA_TILE) {
-        int bx, bz, key = m->bucket_key[from];
-        if (key) {
-            bx = key >> 2 & 31;
-            bz = key >> 7;
-        } else {
-            bx = bucket_coord(m->snap_x[from]);
-            bz = bucket_coord(m->snap_z[from]);
-        }
+    /* match_scan_hostile's early answer for a unit not bucketed (a building,
+     * or one spawned after the build): from its snapshot position's bucket */
+    if (!m->bucket_key[from] && radius < 2 * BUCKET_SPAN && radius > -2 * BUCKET_SPAN) {
+        int bx = bucket_coord(m->snap_x[from]), bz = bucket_coord(m->snap_z[from]);
         if (!(m->bucket_near[team_class(m->unit[from].team)][bz] >> bx & 1u)) return;
     }
     scan(m, from, radius, 1, visit, ctx);

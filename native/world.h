@@ -54,6 +54,7 @@
 #define EVENT_LOG 4096
 #define BUCKET_TILES 4                /* spatial buckets of 4 x 4 tiles */
 #define BUCKET_N ((MAP_N + BUCKET_TILES - 1) / BUCKET_TILES)
+#define BUCKET_SPAN (BUCKET_TILES * GOTA_TILE)   /* world units */
 
 /* ---- per-unit state beyond the public GotaUnit ------------------------- */
 typedef struct {
@@ -125,7 +126,6 @@ struct GotaMatch {
     /* per row, bit bx: bucket holds a unit not red [0], not blue [1], not
      * neutral [2] (the hostile ones of each team), or any unit [3] */
     uint32_t bucket_rows[4][BUCKET_N];
-    uint32_t bucket_rows_used[4];       /* per class: bit bz = bucket_rows[c][bz] != 0 */
     /* per hostile class 0..2, bit bx of row bz: some bucket of bucket_rows[c]
      * lies within 2 buckets (both axes) of bucket (bx, bz); a scan of radius
      * under 2 bucket spans from a bucket without it visits nothing */
@@ -164,8 +164,24 @@ int unit_alloc(GotaMatch *m);
 /* Visit every living mobile unit other than `from` within radius of it
  * (snapshot positions), with its squared distance, in bucket order. */
 void match_scan(const GotaMatch *m, int from, int32_t radius, unit_visit_fn visit, void *ctx);
-/* The same, visiting only the units of another team than `from`'s. */
-void match_scan_hostile(const GotaMatch *m, int from, int32_t radius, unit_visit_fn visit, void *ctx);
+/* match_scan_hostile past its inline early answer */
+void match_scan_hostile_full(const GotaMatch *m, int from, int32_t radius, unit_visit_fn visit, void *ctx);
+/* The same as match_scan, visiting only the units of another team than
+ * `from`'s. Most such scans find no hostile near: they are answered here,
+ * inline, from the scanning unit's bucket. A visited unit is within |radius|
+ * < 2 spans of it, so its bucket is within 2 buckets of the scanner's on both
+ * axes (buckets clamp at the map's edges), where bucket_near marks every
+ * hostile bucket. */
+static inline void match_scan_hostile(const GotaMatch *m, int from, int32_t radius, unit_visit_fn visit, void *ctx)
+{
+    int key = m->bucket_key[from];
+    if (key && radius < 2 * BUCKET_SPAN && radius > -2 * BUCKET_SPAN) {
+        _Static_assert(GOTA_TEAM_RED == 0 && GOTA_TEAM_BLUE == 1, "team classes are the team numbers");
+        unsigned team = (unsigned)m->unit[from].team, class = team < 2 ? team : 2;
+        if (!(m->bucket_near[class][key >> 7] >> (key >> 2 & 31) & 1u)) return;
+    }
+    match_scan_hostile_full(m, from, radius, visit, ctx);
+}
 /* The nearest of the offered units; equal distances go to the lower id. */
 typedef struct { int slot; int64_t d2; } Nearest;
 void nearest_offer(const GotaMatch *m, Nearest *n, int j, int64_t d2);
