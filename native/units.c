@@ -338,16 +338,6 @@ int64_t unit_footprint_dist2(const MapBuilding *b, int32_t x, int32_t z)
     return best;
 }
 
-int64_t unit_building_box_dist2(const GotaMatch *m, int i, int32_t x, int32_t z)
-{
-    const MapBuilding *b = &m->map->building[i];
-    if (b->footprint_n == 0) return INT64_MAX;
-    const int32_t *box = b->box;
-    int32_t cx = x < box[0] ? box[0] : (x > box[2] ? box[2] : x);
-    int32_t cz = z < box[1] ? box[1] : (z > box[3] ? box[3] : z);
-    return fx_dist2(x, z, cx, cz);
-}
-
 /* The tiles of a filled box make one closed rectangle: its nearest point lies
  * in some tile, which no tile beats, so the distance to the box is the minimum. */
 int64_t unit_building_dist2(const GotaMatch *m, int i, int32_t x, int32_t z)
@@ -369,11 +359,6 @@ int unit_attack_reach_ok(const GotaMatch *m, int attacker, int target, int32_t a
         return unit_building_dist2(m, m->st[target].building, ax, az) <= r * r;
     }
     return fx_dist2(ax, az, m->snap_x[target], m->snap_z[target]) <= (int64_t)range * range;
-}
-
-void unit_stop_swing(GotaMatch *m, int slot)
-{
-    m->st[slot].swing = -1;
 }
 
 /* One tick of attacking `target`, in reach: the counter starts at 0 on the

@@ -24,6 +24,7 @@
 #include "economy.h"
 #include "bot.h"
 #include "basic.h"
+#include "fixmath.h"
 
 /* ---- rule numbers (rules sections 3.3, 3.4, 7) -------------------------- */
 #define CREEP_HP 60
@@ -195,8 +196,17 @@ int64_t unit_footprint_dist2(const MapBuilding *b, int32_t x, int32_t z);
 /* The same for map building i, from the box when the footprint fills it. */
 int64_t unit_building_dist2(const GotaMatch *m, int i, int32_t x, int32_t z);
 /* Squared distance to building i's footprint box: never more than
- * unit_footprint_dist2 (INT64_MAX without a footprint, as there). */
-int64_t unit_building_box_dist2(const GotaMatch *m, int i, int32_t x, int32_t z);
+ * unit_footprint_dist2 (INT64_MAX without a footprint, as there). Inline:
+ * the heroes' acquisition tests every exposed enemy building with it. */
+static inline int64_t unit_building_box_dist2(const GotaMatch *m, int i, int32_t x, int32_t z)
+{
+    const MapBuilding *b = &m->map->building[i];
+    if (b->footprint_n == 0) return INT64_MAX;
+    const int32_t *box = b->box;
+    int32_t cx = x < box[0] ? box[0] : (x > box[2] ? box[2] : x);
+    int32_t cz = z < box[1] ? box[1] : (z > box[3] ? box[3] : z);
+    return fx_dist2(x, z, cx, cz);
+}
 /* Slot of the unit with this id, -1 when none (free slots never match). */
 int unit_slot_of_id(const GotaMatch *m, int32_t id);
 /* Visibility, hostility and attackability: the tests of every acquisition
@@ -222,7 +232,10 @@ static inline int unit_attackable(const GotaMatch *m, int slot)
 }
 void unit_move_toward(GotaMatch *m, int slot, int32_t gx, int32_t gz);
 void unit_swing(GotaMatch *m, int slot, int target);
-void unit_stop_swing(GotaMatch *m, int slot);
+static inline void unit_stop_swing(GotaMatch *m, int slot)
+{
+    m->st[slot].swing = -1;
+}
 
 /* structures.c */
 void structures_spawn(GotaMatch *m);
