@@ -281,10 +281,11 @@ static void scan(const GotaMatch *m, int from, int32_t radius, int hostile, unit
     int32_t x = m->snap_x[from], z = m->snap_z[from];
     const uint32_t *rows = m->bucket_rows[hostile ? team_class(m->unit[from].team) : 3];
     int bz0 = bucket_coord(z - radius), bz1 = bucket_coord(z + radius);
-    int bx0 = bucket_coord(x - radius), bx1 = bucket_coord(x + radius);
-    uint32_t cols = (uint32_t)(((uint64_t)2 << bx1) - ((uint64_t)1 << bx0));   /* bits bx0..bx1 */
     uint32_t any = 0;
     for (int bz = bz0; bz <= bz1; bz++) any |= rows[bz];
+    if (!any) return;
+    int bx0 = bucket_coord(x - radius), bx1 = bucket_coord(x + radius);
+    uint32_t cols = (uint32_t)(((uint64_t)2 << bx1) - ((uint64_t)1 << bx0));   /* bits bx0..bx1 */
     if (any & cols) scan_buckets(m, from, radius, hostile, rows, bz0, bz1, cols, visit, ctx);
 }
 
