@@ -420,8 +420,8 @@ void camps_after_combat(GotaMatch *m)
         int p = cs->provoker;
         cs->provoker = -1;
         if (cs->state == CAMP_EMPTY) continue;
-        int living = 0;
-        for (int k = 0; k < MAP_MAX_CAMP_MEMBERS; k++) living += member_slot(m, c, k) >= 0;
+        int living = 0;   /* one living member is enough to tell */
+        for (int k = 0; k < MAP_MAX_CAMP_MEMBERS && !living; k++) living = member_slot(m, c, k) >= 0;
         if (!living) {
             cs->state = CAMP_EMPTY;
             cs->target = cs->target_id = -1;

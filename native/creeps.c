@@ -159,18 +159,19 @@ static int creep_structure_target(const GotaMatch *m, int c)
 /* No target: walk the lane, then toward the next enemy structure or god. */
 static void creep_march(GotaMatch *m, int c)
 {
-    GotaUnit *u = &m->unit[c];
-    UnitState *s = &m->st[c];
+    const GotaUnit *u = &m->unit[c];
     const MapData *map = m->map;
-    int step = u->team == GOTA_TEAM_RED ? 1 : -1, n = map->lane_n[u->lane];
-    while (s->waypoint >= 0 && s->waypoint < n &&
-           fx_dist2(u->x, u->z, map->lane_x[u->lane][s->waypoint], map->lane_z[u->lane][s->waypoint]) <=
-               (int64_t)CREEP_WAYPOINT_REACH * CREEP_WAYPOINT_REACH)
-        s->waypoint += step;
+    int lane = u->lane, step = u->team == GOTA_TEAM_RED ? 1 : -1, n = map->lane_n[lane];
+    const int32_t *lane_x = map->lane_x[lane], *lane_z = map->lane_z[lane];
+    int w = m->st[c].waypoint;
+    while (w >= 0 && w < n &&
+           fx_dist2(u->x, u->z, lane_x[w], lane_z[w]) <= (int64_t)CREEP_WAYPOINT_REACH * CREEP_WAYPOINT_REACH)
+        w += step;
+    m->st[c].waypoint = w;
     int32_t gx, gz;
-    if (s->waypoint >= 0 && s->waypoint < n) {
-        gx = map->lane_x[u->lane][s->waypoint];
-        gz = map->lane_z[u->lane][s->waypoint];
+    if (w >= 0 && w < n) {
+        gx = lane_x[w];
+        gz = lane_z[w];
     } else {
         int t = structure_next_enemy(m, u->team, u->lane, u->x, u->z);
         if (t < 0) t = m->god_slot[1 - u->team];

@@ -488,17 +488,19 @@ static int hero_acquire(const GotaMatch *m, int slot, int attack_move)
     Acquire a = {-1, 0, 0, 0, u->team, attack_move, (int64_t)radius * radius};
     match_scan_hostile(m, slot, radius, acquire_visit, &a);
     int32_t x = m->snap_x[slot], z = m->snap_z[slot];
+    int team = u->team;
     /* a hero's team is red or blue: only the other team's buildings can pass */
-    int own = u->team == GOTA_TEAM_RED || u->team == GOTA_TEAM_BLUE;
-    int n = own ? m->map->enemy_building_n[u->team] : m->map->building_n;
+    const MapData *map = m->map;
+    const uint8_t *enemy = team == GOTA_TEAM_RED || team == GOTA_TEAM_BLUE ? map->enemy_building[team] : NULL;
+    int n = enemy ? map->enemy_building_n[team] : map->building_n;
     for (int k = 0; k < n; k++) {
-        int i = own ? m->map->enemy_building[u->team][k] : k;
+        int i = enemy ? enemy[k] : k;
         int b = m->building_slot[i];
         const GotaUnit *bu = &m->unit[b];
         /* own and unexposed buildings fail target_valid: skip them before the
          * call; then the distance (pure, like target_valid), which rules out
          * most, the footprint's box first (never farther than the footprint) */
-        if (bu->team == u->team || !bu->exposed) continue;
+        if (bu->team == team || !bu->exposed) continue;
         int god = bu->kind == GOTA_KIND_GOD;
         if (!god && unit_building_box_dist2(m, i, x, z) > a.r2) continue;
         int64_t d2 = god ? fx_dist2(x, z, bu->x, bu->z) : unit_building_dist2(m, i, x, z);

@@ -44,7 +44,7 @@ static int bucket_coord(int32_t v)
 {
     /* unsigned: a negative w wraps to a quotient far above BUCKET_N */
     int32_t w = v + MAP_HALF_WORLD;
-    uint32_t b = (uint32_t)w / (BUCKET_TILES * GOTA_TILE);
+    uint32_t b = (uint32_t)w / BUCKET_SPAN;
     return b < BUCKET_N ? (int)b : (w < 0 ? 0 : BUCKET_N - 1);
 }
 
@@ -65,95 +65,195 @@ _Static_assert(BUCKET_N <= 32, "a bucket row fits 32 bits");
 _Static_assert(GOTA_MAX_UNITS <= INT16_MAX, "bucket bounds fit int16_t");
 
 _Static_assert(BUCKET_N + 4 <= 64, "a widened bucket row fits 64 bits");
+_Static_assert(((BUCKET_N - 1) << 7 | 31 << 2 | 3) <= INT16_MAX, "a bucket key fits int16_t");
 
-/* Counting sort of the living mobile units by bucket, in slot order, the row
- * masks of the buckets holding each class's hostiles, and bucket_near. Only
- * occupied buckets are touched (last tick's to empty them, this tick's to
- * fill them), not all BUCKET_N * BUCKET_N. */
-void match_buckets_build(GotaMatch *m)
+enum { BUCKETS = BUCKET_N * BUCKET_N };   /* bucket index BUCKETS: "not bucketed", past every bucket */
+
+/* bucket_key's bucket: BUCKETS for 0 */
+static int bucket_of_key(int key)
+{
+    return key ? (key >> 7) * BUCKET_N + (key >> 2 & 31) : BUCKETS;
+}
+
+static int bucket_occupied(const GotaMatch *m, int b)
+{
+    return m->bucket_rows[3][b / BUCKET_N] >> (b % BUCKET_N) & 1u;
+}
+
+/* The first occupied bucket after b, BUCKETS when none. */
+static int bucket_next(const GotaMatch *m, int b)
+{
+    b++;
+    for (int bz = b / BUCKET_N; bz < BUCKET_N; bz++) {
+        uint32_t used = m->bucket_rows[3][bz];
+        if (bz == b / BUCKET_N) used &= ~0u << (b % BUCKET_N);
+        if (used) return bz * BUCKET_N + __builtin_ctz(used);
+    }
+    return BUCKETS;
+}
+
+/* Moves the bounds of every occupied bucket strictly between lo and hi. */
+static void bucket_shift(GotaMatch *m, int lo, int hi, int delta)
+{
+    for (int b = bucket_next(m, lo); b < hi; b = bucket_next(m, b)) {
+        m->bucket_start[b] = (int16_t)(m->bucket_start[b] + delta);
+        m->bucket_end[b] = (int16_t)(m->bucket_end[b] + delta);
+    }
+}
+
+static void bucket_set_occupied(GotaMatch *m, int b, int occupied)
+{
+    uint32_t bit = 1u << (b % BUCKET_N);
+    uint32_t *row = &m->bucket_rows[3][b / BUCKET_N];
+    *row = occupied ? *row | bit : *row & ~bit;
+    if (!occupied) m->bucket_start[b] = m->bucket_end[b] = 0;
+}
+
+/* Slot i from bucket a to bucket b (a != b, either may be BUCKETS), keeping
+ * the layout a counting sort of the bucketed slots would make: only the
+ * items between i's old and new places shift, and the buckets between. */
+static void bucket_move(GotaMatch *m, int i, int a, int b)
 {
     int16_t *start = m->bucket_start, *end = m->bucket_end;
-    for (int bz = 0; bz < BUCKET_N; bz++) {
-        for (uint32_t used = m->bucket_rows[3][bz]; used; used &= used - 1) {
-            int b = bz * BUCKET_N + __builtin_ctz(used);
-            start[b] = end[b] = 0;
+    int32_t *item = m->bucket_item;
+    int total = m->bucket_total;
+    int p = total;                      /* i's place now: past the end when not bucketed */
+    if (a < BUCKETS)
+        for (p = start[a]; item[p] != i; p++) {}
+    int g = total;                      /* i's place in b, counted in the old order */
+    int b_occupied = b < BUCKETS && bucket_occupied(m, b);
+    if (b_occupied) {
+        for (g = start[b]; g < end[b] && item[g] < i; g++) {}
+    } else if (b < BUCKETS) {
+        int next = bucket_next(m, b);
+        g = next < BUCKETS ? start[next] : total;
+    }
+    if (a < b) {
+        memmove(&item[p], &item[p + 1], (size_t)(g - 1 - p) * sizeof *item);
+        item[g - 1] = i;
+        if (--end[a] == start[a]) bucket_set_occupied(m, a, 0);
+        bucket_shift(m, a, b, -1);
+        if (b == BUCKETS) {
+            m->bucket_total--;
+        } else if (b_occupied) {
+            start[b]--;
+        } else {
+            start[b] = (int16_t)(g - 1);
+            end[b] = (int16_t)g;
+            bucket_set_occupied(m, b, 1);
+        }
+    } else {
+        memmove(&item[g + 1], &item[g], (size_t)(p - g) * sizeof *item);
+        item[g] = i;
+        if (a == BUCKETS) m->bucket_total++;
+        else if (++start[a] == end[a]) bucket_set_occupied(m, a, 0);
+        bucket_shift(m, b, a, 1);
+        if (b_occupied) {
+            end[b]++;
+        } else {
+            start[b] = (int16_t)g;
+            end[b] = (int16_t)(g + 1);
+            bucket_set_occupied(m, b, 1);
         }
     }
-    uint32_t rows[3][BUCKET_N];         /* per class: bit bx = bucket holds one */
-    memset(rows, 0, sizeof rows);
-    int16_t list[GOTA_MAX_UNITS], list_b[GOTA_MAX_UNITS];   /* bucketed slots, slot order, and their buckets */
-    int n = 0;
-    m->bucket_units = m->unit_n;
-    for (int i = 0; i < m->unit_n; i++) {
-        const GotaUnit *u = &m->unit[i];
-        m->bucket_bz[i] = 0xFF;
-        if (!u->alive || !is_mobile(u->kind)) continue;
-        int bx = bucket_coord(m->snap_x[i]), bz = bucket_coord(m->snap_z[i]);
-        int b = bz * BUCKET_N + bx;
-        m->bucket_bx[i] = (uint8_t)bx;
-        m->bucket_bz[i] = (uint8_t)bz;
-        list[n] = (int16_t)i;
-        list_b[n++] = (int16_t)b;
-        end[b]++;                       /* the count, for now */
-        rows[team_class(u->team)][bz] |= 1u << bx;
+}
+
+/* bucket_near of one row: the class's rows bz - 2 .. bz + 2 OR-ed, then
+ * widened by 2 buckets each way along x (64 bits: nothing shifts out) */
+static uint32_t bucket_near_row(const uint32_t *rows, int bz)
+{
+    uint64_t v = 0;
+    for (int r = bz - 2; r <= bz + 2; r++)
+        if (r >= 0 && r < BUCKET_N) v |= rows[r];
+    uint64_t w = v | v << 1;            /* v shifted by 0..1 */
+    w |= w << 2 | v << 4;               /* 0..4 */
+    return (uint32_t)(w >> 2);
+}
+
+/* Row bz's hostile masks from its units' classes; returns the classes whose
+ * mask changed (bit c). */
+static unsigned bucket_row_classes(GotaMatch *m, int bz)
+{
+    uint32_t has[3] = {0, 0, 0};
+    for (uint32_t used = m->bucket_rows[3][bz]; used; used &= used - 1) {
+        int bx = __builtin_ctz(used), b = bz * BUCKET_N + bx;
+        for (int k = m->bucket_start[b]; k < m->bucket_end[b]; k++)
+            has[(m->bucket_key[m->bucket_item[k]] & 3) - 1] |= 1u << bx;
     }
-    int16_t next = 0;
-    memset(m->bucket_rows_used, 0, sizeof m->bucket_rows_used);
-    for (int bz = 0; bz < BUCKET_N; bz++) {
-        m->bucket_rows[0][bz] = rows[1][bz] | rows[2][bz];
-        m->bucket_rows[1][bz] = rows[0][bz] | rows[2][bz];
-        m->bucket_rows[2][bz] = rows[0][bz] | rows[1][bz];
-        m->bucket_rows[3][bz] = rows[0][bz] | rows[1][bz] | rows[2][bz];
-        for (int c = 0; c < 4; c++) m->bucket_rows_used[c] |= (uint32_t)(m->bucket_rows[c][bz] != 0) << bz;
-        for (uint32_t used = m->bucket_rows[3][bz]; used; used &= used - 1) {
-            int b = bz * BUCKET_N + __builtin_ctz(used);
-            start[b] = next;
-            next = (int16_t)(next + end[b]);
-            end[b] = start[b];          /* the fill point: ends at start + count */
-        }
-    }
-    for (int k = 0; k < n; k++) m->bucket_item[end[list_b[k]]++] = list[k];
-    /* bucket_near: each class's rows OR-ed over rows bz - 2 .. bz + 2, then
-     * widened by 2 buckets each way along x (64 bits: nothing shifts out) */
+    uint32_t hostile[3] = {has[1] | has[2], has[0] | has[2], has[0] | has[1]};
+    unsigned changed = 0;
     for (int c = 0; c < 3; c++) {
-        uint64_t p[BUCKET_N + 4];       /* row bz at p[bz + 2], zero rows around */
-        p[0] = p[1] = p[BUCKET_N + 2] = p[BUCKET_N + 3] = 0;
-        for (int bz = 0; bz < BUCKET_N; bz++) p[bz + 2] = m->bucket_rows[c][bz];
-        for (int bz = 0; bz < BUCKET_N; bz++) {
-            uint64_t v = p[bz] | p[bz + 1] | p[bz + 2] | p[bz + 3] | p[bz + 4];
-            uint64_t w = v | v << 1;    /* v shifted by 0..1 */
-            w |= w << 2 | v << 4;       /* 0..4 */
-            m->bucket_near[c][bz] = (uint32_t)(w >> 2);
-        }
+        changed |= (unsigned)(hostile[c] != m->bucket_rows[c][bz]) << c;
+        m->bucket_rows[c][bz] = hostile[c];
     }
+    return changed;
+}
+
+/* Slot i's new bucket_key: its move in the layout; returns the rows touched.
+ * Out of line: the build's loop stays small for the many units that stay. */
+__attribute__((noinline)) static uint32_t bucket_rekey(GotaMatch *m, int i, int key)
+{
+    int old = m->bucket_key[i];
+    int a = bucket_of_key(old), b = bucket_of_key(key);
+    if (a != b) bucket_move(m, i, a, b);
+    m->bucket_key[i] = (int16_t)key;
+    return (old ? 1u << (old >> 7) : 0) | (key ? 1u << (key >> 7) : 0);
+}
+
+/* The living mobile units by bucket (snapshot positions), the row masks of
+ * the buckets holding each class's hostiles, and bucket_near. A unit moves
+ * in the layout only when its bucket or class changed since the last build
+ * (a few a tick); masks are redone for the rows such a change touched. */
+void match_buckets_build(GotaMatch *m)
+{
+    uint32_t touched = 0;               /* bit bz: row bz gained or lost a unit */
+    int n = m->unit_n;
+    for (int i = 0; i < n; i++) {
+        const GotaUnit *u = &m->unit[i];
+        int key = 0;
+        if (u->alive && is_mobile(u->kind))
+            key = bucket_coord(m->snap_z[i]) << 7 | bucket_coord(m->snap_x[i]) << 2 | (team_class(u->team) + 1);
+        if (key != m->bucket_key[i]) touched |= bucket_rekey(m, i, key);
+    }
+    for (int i = n; i < m->bucket_slots; i++)
+        if (m->bucket_key[i]) touched |= bucket_rekey(m, i, 0);
+    m->bucket_slots = n;
+    uint32_t near_dirty[3] = {0, 0, 0};    /* per class, bit bz: bucket_near row to redo */
+    for (; touched; touched &= touched - 1) {
+        int bz = __builtin_ctz(touched);
+        unsigned changed = bucket_row_classes(m, bz);
+        uint32_t around = (uint32_t)((uint64_t)0x1F << bz >> 2);   /* rows bz - 2 .. bz + 2 */
+        for (int c = 0; c < 3; c++)
+            if (changed >> c & 1u) near_dirty[c] |= around;
+    }
+    for (int c = 0; c < 3; c++)
+        for (uint32_t rows = near_dirty[c] & (uint32_t)(((uint64_t)1 << BUCKET_N) - 1); rows; rows &= rows - 1) {
+            int bz = __builtin_ctz(rows);
+            m->bucket_near[c][bz] = bucket_near_row(m->bucket_rows[c], bz);
+        }
 }
 
 /* Distance from v to the world span of bucket row/column c along one axis;
  * the edge buckets also hold everything beyond the map (bucket_coord clamps). */
 static int64_t bucket_gap(int32_t v, int c)
 {
-    const int32_t span = BUCKET_TILES * GOTA_TILE;
+    const int32_t span = BUCKET_SPAN;
     int64_t lo = (int64_t)c * span - MAP_HALF_WORLD, hi = lo + span;
     if (c > 0 && v < lo) return lo - v;
     if (c < BUCKET_N - 1 && v >= hi) return (int64_t)v - hi + 1;   /* nearest member is at hi - 1 */
     return 0;
 }
 
-/* Bucket scan in bucket order over the occupied buckets only; skips buckets
- * wholly beyond the radius and, when `hostile`, the units of from's team (and
- * buckets holding only its own team's class, which is that one team). */
-static void scan(const GotaMatch *m, int from, int32_t radius, int hostile, unit_visit_fn visit, void *ctx)
+/* scan's loop over the occupied buckets of rows bz0..bz1 and columns `cols`
+ * in bucket order: skips buckets wholly beyond the radius and, when
+ * `hostile`, the units of from's team. Out of line: its setup is paid only
+ * by the scans that have such a bucket. */
+__attribute__((noinline)) static void scan_buckets(const GotaMatch *m, int from, int32_t radius, int hostile, const uint32_t *rows, int bz0,
+                         int bz1, uint32_t cols, unit_visit_fn visit, void *ctx)
 {
     int32_t x = m->snap_x[from], z = m->snap_z[from];
     int64_t r2 = (int64_t)radius * radius;
     int team = m->unit[from].team;
-    int class = hostile ? team_class(team) : 3;
-    const uint32_t *rows = m->bucket_rows[class];
-    int bz0 = bucket_coord(z - radius), bz1 = bucket_coord(z + radius);
-    uint32_t used = m->bucket_rows_used[class] & (uint32_t)(((uint64_t)2 << bz1) - ((uint64_t)1 << bz0));
-    if (!used) return;
-    int bx0 = bucket_coord(x - radius), bx1 = bucket_coord(x + radius);
-    uint32_t cols = (uint32_t)(((uint64_t)2 << bx1) - ((uint64_t)1 << bx0));   /* bits bx0..bx1 */
     for (int bz = bz0; bz <= bz1; bz++) {
         uint32_t occupied = rows[bz] & cols;
         if (!occupied) continue;
@@ -173,26 +273,33 @@ static void scan(const GotaMatch *m, int from, int32_t radius, int hostile, unit
     }
 }
 
+/* Bucket scan over the buckets the radius' square covers; when `hostile`,
+ * only those holding another class than from's (which is one team). Most
+ * find no such bucket there: that answer comes before scan_buckets' setup. */
+static void scan(const GotaMatch *m, int from, int32_t radius, int hostile, unit_visit_fn visit, void *ctx)
+{
+    int32_t x = m->snap_x[from], z = m->snap_z[from];
+    const uint32_t *rows = m->bucket_rows[hostile ? team_class(m->unit[from].team) : 3];
+    int bz0 = bucket_coord(z - radius), bz1 = bucket_coord(z + radius);
+    uint32_t any = 0;
+    for (int bz = bz0; bz <= bz1; bz++) any |= rows[bz];
+    if (!any) return;
+    int bx0 = bucket_coord(x - radius), bx1 = bucket_coord(x + radius);
+    uint32_t cols = (uint32_t)(((uint64_t)2 << bx1) - ((uint64_t)1 << bx0));   /* bits bx0..bx1 */
+    if (any & cols) scan_buckets(m, from, radius, hostile, rows, bz0, bz1, cols, visit, ctx);
+}
+
 void match_scan(const GotaMatch *m, int from, int32_t radius, unit_visit_fn visit, void *ctx)
 {
     scan(m, from, radius, 0, visit, ctx);
 }
 
-void match_scan_hostile(const GotaMatch *m, int from, int32_t radius, unit_visit_fn visit, void *ctx)
+void match_scan_hostile_full(const GotaMatch *m, int from, int32_t radius, unit_visit_fn visit, void *ctx)
 {
-    /* Most scans find no hostile near: answer those here, before scan's
-     * setup. A visited unit is within |radius| < 2 spans of from, so its
-     * bucket is within 2 buckets of from's on both axes (bucket_coord is a
-     * clamped floor), where bucket_near marks every hostile bucket. */
-    if (radius < 2 * BUCKET_TILES * GOTA_TILE && radius > -2 * BUCKET_TILES * GOTA_TILE) {
-        int bx, bz;
-        if (from < m->bucket_units && m->bucket_bz[from] != 0xFF) {
-            bx = m->bucket_bx[from];
-            bz = m->bucket_bz[from];
-        } else {
-            bx = bucket_coord(m->snap_x[from]);
-            bz = bucket_coord(m->snap_z[from]);
-        }
+    /* match_scan_hostile's early answer for a unit not bucketed (a building,
+     * or one spawned after the build): from its snapshot position's bucket */
+    if (!m->bucket_key[from] && radius < 2 * BUCKET_SPAN && radius > -2 * BUCKET_SPAN) {
+        int bx = bucket_coord(m->snap_x[from]), bz = bucket_coord(m->snap_z[from]);
         if (!(m->bucket_near[team_class(m->unit[from].team)][bz] >> bx & 1u)) return;
     }
     scan(m, from, radius, 1, visit, ctx);
@@ -232,16 +339,6 @@ int64_t unit_footprint_dist2(const MapBuilding *b, int32_t x, int32_t z)
     return best;
 }
 
-int64_t unit_building_box_dist2(const GotaMatch *m, int i, int32_t x, int32_t z)
-{
-    const MapBuilding *b = &m->map->building[i];
-    if (b->footprint_n == 0) return INT64_MAX;
-    const int32_t *box = b->box;
-    int32_t cx = x < box[0] ? box[0] : (x > box[2] ? box[2] : x);
-    int32_t cz = z < box[1] ? box[1] : (z > box[3] ? box[3] : z);
-    return fx_dist2(x, z, cx, cz);
-}
-
 /* The tiles of a filled box make one closed rectangle: its nearest point lies
  * in some tile, which no tile beats, so the distance to the box is the minimum. */
 int64_t unit_building_dist2(const GotaMatch *m, int i, int32_t x, int32_t z)
@@ -263,11 +360,6 @@ int unit_attack_reach_ok(const GotaMatch *m, int attacker, int target, int32_t a
         return unit_building_dist2(m, m->st[target].building, ax, az) <= r * r;
     }
     return fx_dist2(ax, az, m->snap_x[target], m->snap_z[target]) <= (int64_t)range * range;
-}
-
-void unit_stop_swing(GotaMatch *m, int slot)
-{
-    m->st[slot].swing = -1;
 }
 
 /* One tick of attacking `target`, in reach: the counter starts at 0 on the

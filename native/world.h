@@ -24,6 +24,7 @@
 #include "economy.h"
 #include "bot.h"
 #include "basic.h"
+#include "fixmath.h"
 
 /* ---- rule numbers (rules sections 3.3, 3.4, 7) -------------------------- */
 #define CREEP_HP 60
@@ -54,6 +55,7 @@
 #define EVENT_LOG 4096
 #define BUCKET_TILES 4                /* spatial buckets of 4 x 4 tiles */
 #define BUCKET_N ((MAP_N + BUCKET_TILES - 1) / BUCKET_TILES)
+#define BUCKET_SPAN (BUCKET_TILES * GOTA_TILE)   /* world units */
 
 /* ---- per-unit state beyond the public GotaUnit ------------------------- */
 typedef struct {
@@ -117,20 +119,24 @@ struct GotaMatch {
     int32_t killer[GOTA_MAX_UNITS];    /* this tick: slot whose hit took the unit to 0 HP, -1 none */
 
     /* spatial buckets over the snapshot: units of bucket b are
-     * bucket_item[bucket_start[b] .. bucket_end[b]); both 0 for an empty bucket */
+     * bucket_item[bucket_start[b] .. bucket_end[b]) in slot order, the buckets
+     * in index order; both 0 for an empty bucket. Kept from build to build
+     * (a build moves only the units whose bucket or class changed); the
+     * cleared match is the empty layout. */
     int16_t bucket_start[BUCKET_N * BUCKET_N], bucket_end[BUCKET_N * BUCKET_N];
     int32_t bucket_item[GOTA_MAX_UNITS];
+    int32_t bucket_total;               /* bucket_item[0 .. bucket_total) in use */
     /* per row, bit bx: bucket holds a unit not red [0], not blue [1], not
      * neutral [2] (the hostile ones of each team), or any unit [3] */
     uint32_t bucket_rows[4][BUCKET_N];
-    uint32_t bucket_rows_used[4];       /* per class: bit bz = bucket_rows[c][bz] != 0 */
     /* per hostile class 0..2, bit bx of row bz: some bucket of bucket_rows[c]
      * lies within 2 buckets (both axes) of bucket (bx, bz); a scan of radius
      * under 2 bucket spans from a bucket without it visits nothing */
     uint32_t bucket_near[3][BUCKET_N];
-    uint8_t bucket_bx[GOTA_MAX_UNITS], bucket_bz[GOTA_MAX_UNITS];   /* each slot's bucket at the
-                                           build; bucket_bz 0xFF when not bucketed */
-    int32_t bucket_units;               /* unit_n at the build: bucket_bx/bz are valid below it */
+    /* each slot at the last build: 0 not bucketed, else bz << 7 | bx << 2 |
+     * (class + 1), the class of its team: red 0, blue 1, neutral 2 */
+    int16_t bucket_key[GOTA_MAX_UNITS];
+    int32_t bucket_slots;               /* unit_n at the last build: no slot from there is bucketed */
 
     Hit hit[HIT_QUEUE_MAX];
     int32_t hit_n;
@@ -168,8 +174,24 @@ static inline void unit_set_facing(GotaMatch *m, int slot, int32_t facing)
 /* Visit every living mobile unit other than `from` within radius of it
  * (snapshot positions), with its squared distance, in bucket order. */
 void match_scan(const GotaMatch *m, int from, int32_t radius, unit_visit_fn visit, void *ctx);
-/* The same, visiting only the units of another team than `from`'s. */
-void match_scan_hostile(const GotaMatch *m, int from, int32_t radius, unit_visit_fn visit, void *ctx);
+/* match_scan_hostile past its inline early answer */
+void match_scan_hostile_full(const GotaMatch *m, int from, int32_t radius, unit_visit_fn visit, void *ctx);
+/* The same as match_scan, visiting only the units of another team than
+ * `from`'s. Most such scans find no hostile near: they are answered here,
+ * inline, from the scanning unit's bucket. A visited unit is within |radius|
+ * < 2 spans of it, so its bucket is within 2 buckets of the scanner's on both
+ * axes (buckets clamp at the map's edges), where bucket_near marks every
+ * hostile bucket. */
+static inline void match_scan_hostile(const GotaMatch *m, int from, int32_t radius, unit_visit_fn visit, void *ctx)
+{
+    int key = m->bucket_key[from];
+    if (key && radius < 2 * BUCKET_SPAN && radius > -2 * BUCKET_SPAN) {
+        _Static_assert(GOTA_TEAM_RED == 0 && GOTA_TEAM_BLUE == 1, "team classes are the team numbers");
+        unsigned team = (unsigned)m->unit[from].team, class = team < 2 ? team : 2;
+        if (!(m->bucket_near[class][key >> 7] >> (key >> 2 & 31) & 1u)) return;
+    }
+    match_scan_hostile_full(m, from, radius, visit, ctx);
+}
 /* The nearest of the offered units; equal distances go to the lower id. */
 typedef struct { int slot; int64_t d2; } Nearest;
 void nearest_offer(const GotaMatch *m, Nearest *n, int j, int64_t d2);
@@ -183,8 +205,17 @@ int64_t unit_footprint_dist2(const MapBuilding *b, int32_t x, int32_t z);
 /* The same for map building i, from the box when the footprint fills it. */
 int64_t unit_building_dist2(const GotaMatch *m, int i, int32_t x, int32_t z);
 /* Squared distance to building i's footprint box: never more than
- * unit_footprint_dist2 (INT64_MAX without a footprint, as there). */
-int64_t unit_building_box_dist2(const GotaMatch *m, int i, int32_t x, int32_t z);
+ * unit_footprint_dist2 (INT64_MAX without a footprint, as there). Inline:
+ * the heroes' acquisition tests every exposed enemy building with it. */
+static inline int64_t unit_building_box_dist2(const GotaMatch *m, int i, int32_t x, int32_t z)
+{
+    const MapBuilding *b = &m->map->building[i];
+    if (b->footprint_n == 0) return INT64_MAX;
+    const int32_t *box = b->box;
+    int32_t cx = x < box[0] ? box[0] : (x > box[2] ? box[2] : x);
+    int32_t cz = z < box[1] ? box[1] : (z > box[3] ? box[3] : z);
+    return fx_dist2(x, z, cx, cz);
+}
 /* Slot of the unit with this id, -1 when none (free slots never match). */
 int unit_slot_of_id(const GotaMatch *m, int32_t id);
 /* Visibility, hostility and attackability: the tests of every acquisition
@@ -210,7 +241,10 @@ static inline int unit_attackable(const GotaMatch *m, int slot)
 }
 void unit_move_toward(GotaMatch *m, int slot, int32_t gx, int32_t gz);
 void unit_swing(GotaMatch *m, int slot, int target);
-void unit_stop_swing(GotaMatch *m, int slot);
+static inline void unit_stop_swing(GotaMatch *m, int slot)
+{
+    m->st[slot].swing = -1;
+}
 
 /* structures.c */
 void structures_spawn(GotaMatch *m);

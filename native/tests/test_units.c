@@ -1,6 +1,7 @@
 /* test_units.c -- the shortcuts of target acquisition against plain
  * computations: match_scan_hostile's early answer (bucket_near) against every
- * unit tested one by one, structure_next_enemy's candidate lists against a
+ * unit tested one by one, the buckets kept from build to build against the
+ * definitions, structure_next_enemy's candidate lists against a
  * loop over every building, unit_building_dist2's boxes against the
  * footprint's tiles, and structures_sync's early return against full runs. */
 #include <stdlib.h>
@@ -101,15 +102,13 @@ static void test_scan_shortcut(void)
             }
             snapshot(m);
             compare_scans(m);
-            /* a unit spawned after the build (beyond bucket_units): the slow way */
+            /* a unit spawned after the build (not bucketed): the slow way */
             int n = m->unit_n;
             if (n < GOTA_MAX_UNITS) {
                 m->unit[n] = m->unit[0];
                 m->unit[n].team = GOTA_TEAM_NEUTRAL;
                 m->snap_x[n] = rnd(-MAP_HALF_WORLD, MAP_HALF_WORLD);
                 m->snap_z[n] = rnd(-MAP_HALF_WORLD, MAP_HALF_WORLD);
-                m->bucket_bz[n] = 3;    /* stale: must not be trusted */
-                m->bucket_bx[n] = 3;
                 m->unit_n = n + 1;
                 static Visits a, b;
                 for (int32_t r = 60000; r < 480000; r += 60000) {
@@ -122,6 +121,111 @@ static void test_scan_shortcut(void)
                 memset(&m->unit[n], 0, sizeof m->unit[n]);
             }
         }
+        gota_match_free(m);
+    }
+}
+
+/* The buckets as a fresh build would make them, from the definitions: the
+ * living mobile slots below unit_n by bucket (index order), slot order within
+ * one; each class's hostile rows; bucket_near bit bx of row bz set when a
+ * hostile bucket lies within 2 buckets on both axes (bits past the map too). */
+static void compare_buckets(const GotaMatch *m)
+{
+    static int16_t start[BUCKET_N * BUCKET_N], end[BUCKET_N * BUCKET_N];
+    static int32_t item[GOTA_MAX_UNITS];
+    int key[GOTA_MAX_UNITS], n = 0;
+    uint32_t has[3][BUCKET_N] = {{0}};
+    for (int i = 0; i < GOTA_MAX_UNITS; i++) {
+        const GotaUnit *u = &m->unit[i];
+        key[i] = 0;
+        if (i >= m->unit_n || !u->alive || !is_mobile(u->kind)) continue;
+        int bx = map_tile_of(m->snap_x[i]) / BUCKET_TILES, bz = map_tile_of(m->snap_z[i]) / BUCKET_TILES;
+        bx = bx < 0 ? 0 : bx >= BUCKET_N ? BUCKET_N - 1 : bx;
+        bz = bz < 0 ? 0 : bz >= BUCKET_N ? BUCKET_N - 1 : bz;
+        int class = u->team == GOTA_TEAM_RED ? 0 : u->team == GOTA_TEAM_BLUE ? 1 : 2;
+        key[i] = bz << 7 | bx << 2 | (class + 1);
+        has[class][bz] |= 1u << bx;
+    }
+    for (int b = 0; b < BUCKET_N * BUCKET_N; b++) {
+        int first = n;
+        for (int i = 0; i < GOTA_MAX_UNITS; i++)
+            if (key[i] && (key[i] >> 7) * BUCKET_N + (key[i] >> 2 & 31) == b) item[n++] = i;
+        start[b] = (int16_t)(n > first ? first : 0);
+        end[b] = (int16_t)(n > first ? n : 0);
+    }
+    int same_keys = 1;
+    for (int i = 0; i < GOTA_MAX_UNITS; i++) same_keys &= m->bucket_key[i] == key[i];
+    CHECK(same_keys);
+    CHECK_EQ(m->bucket_total, n);
+    CHECK(memcmp(m->bucket_item, item, sizeof item[0] * (size_t)n) == 0);
+    CHECK(memcmp(m->bucket_start, start, sizeof start) == 0);
+    CHECK(memcmp(m->bucket_end, end, sizeof end) == 0);
+    uint32_t rows[4][BUCKET_N];
+    for (int c = 0; c < 4; c++) {
+        for (int bz = 0; bz < BUCKET_N; bz++) {
+            rows[c][bz] = 0;
+            for (int k = 0; k < 3; k++)
+                if (k != c) rows[c][bz] |= has[k][bz];
+        }
+        CHECK(memcmp(m->bucket_rows[c], rows[c], sizeof rows[c]) == 0);
+    }
+    for (int c = 0; c < 3; c++)
+        for (int bz = 0; bz < BUCKET_N; bz++) {
+            uint32_t near = 0;
+            for (int bx = 0; bx < 32; bx++)
+                for (int z = bz - 2; z <= bz + 2; z++)
+                    for (int x = bx - 2; x <= bx + 2; x++)
+                        if (z >= 0 && z < BUCKET_N && x >= 0 && x < BUCKET_N && (rows[c][z] >> x & 1u))
+                            near |= 1u << bx;
+            CHECK_EQ(m->bucket_near[c][bz], near);
+        }
+}
+
+/* The kept buckets against compare_buckets after every build: real matches a
+ * tick at a time (the build in the step, then one more after the tick's
+ * deaths and moves), then outside edits between builds: moves within a bucket
+ * and across the map and past its edges, deaths and revivals, team and kind
+ * changes, unit_n shrinking over bucketed slots and growing again, a reset. */
+static void test_buckets_kept(void)
+{
+    GotaConfig cfg;
+    gota_config_default(&cfg);
+    for (int seed = 1; seed <= 2; seed++) {
+        cfg.seed = seed;
+        GotaMatch *m = gota_match_new(&cfg, NULL);
+        CHECK(m != NULL);
+        if (!m) return;
+        snapshot(m);                    /* the first build, from the cleared match's empty layout */
+        compare_buckets(m);
+        for (int tick = 0; tick < 1500; tick++) {
+            int32_t ran;
+            gota_match_step(m, 1, &ran);
+            snapshot(m);
+            if (tick % 5 == 0) compare_buckets(m);
+        }
+        for (int round = 0; round < 400; round++) {
+            int n = m->unit_n;
+            for (int k = rnd(0, 6); k > 0; k--) {
+                int i = rnd(0, n - 1);
+                GotaUnit *u = &m->unit[i];
+                switch (rnd(0, 7)) {
+                case 0: u->x += rnd(-30000, 30000); break;
+                case 1: u->x = rnd(-MAP_HALF_WORLD - 300000, MAP_HALF_WORLD + 300000);
+                        u->z = rnd(-MAP_HALF_WORLD - 300000, MAP_HALF_WORLD + 300000); break;
+                case 2: u->z += rnd(-300000, 300000); break;
+                case 3: u->alive ^= 1; break;
+                case 4: u->team = (int16_t)rnd(-1, 3); break;
+                case 5: u->kind = (int16_t)rnd(GOTA_KIND_NONE, GOTA_KIND_NEUTRAL); break;
+                case 6: if (round % 3 == 0) m->unit_n = rnd(n / 2, n); break;
+                default: m->unit_n = rnd(n, n + 20 < GOTA_MAX_UNITS ? n + 20 : n); break;
+                }
+            }
+            snapshot(m);
+            compare_buckets(m);
+        }
+        gota_match_reset(m, seed + 10);
+        snapshot(m);
+        compare_buckets(m);
         gota_match_free(m);
     }
 }
@@ -278,6 +382,7 @@ int main(void)
     test_sync_skip();
     test_building_dist();
     test_scan_shortcut();
+    test_buckets_kept();
     test_next_enemy();
     return check_report("test_units");
 }
