@@ -604,7 +604,7 @@ int nav_steer(const Nav *nav, const MapData *map, int32_t *x, int32_t *z, int32_
 
 #define NAV_CHAINS 1024             /* cell chains, by cell index mod 1024 (a 3 x 3 block never shares one) */
 #define NAV_MARGIN (GOTA_TILE / 5)   /* pairs are listed within R + 0.2 tile (even, so NAV_MARGIN / 2 is exact) */
-#define NAV_KEEP_MARGIN (2 * GOTA_TILE)   /* kept pairs: within R + 2 tiles (rebuilt every few ticks; wider gains little) */
+#define NAV_KEEP_MARGIN (3 * GOTA_TILE)   /* kept pairs: within R + 3 tiles (a sweep costs as much as filtering them for several ticks) */
 /* a kept list serves while no body strays farther from where it was listed */
 #define NAV_KEEP_STRAY ((NAV_KEEP_MARGIN - NAV_MARGIN) / 2)
 _Static_assert(NAV_CHAINS > 2 * (MAP_N + 1), "neighbouring cells land in different chains");
