@@ -652,7 +652,7 @@ int nav_steer(const Nav *nav, const MapData *map, int32_t *x, int32_t *z, int32_
 
 #define NAV_CHAINS 1024             /* cell chains, by cell index mod 1024 (a 3 x 3 block never shares one) */
 #define NAV_MARGIN (GOTA_TILE / 5)   /* pairs are listed within R + 0.2 tile (even, so NAV_MARGIN / 2 is exact) */
-#define NAV_KEEP_MARGIN (2 * GOTA_TILE)   /* kept pairs: within R + 2 tiles (rebuilt every few ticks; wider gains little) */
+#define NAV_KEEP_MARGIN (3 * GOTA_TILE)   /* kept pairs: within R + 3 tiles (a sweep costs as much as filtering them for several ticks) */
 /* a kept list serves while no body strays farther from where it was listed */
 #define NAV_KEEP_STRAY ((NAV_KEEP_MARGIN - NAV_MARGIN) / 2)
 _Static_assert(NAV_CHAINS > 2 * (MAP_N + 1), "neighbouring cells land in different chains");
@@ -819,6 +819,8 @@ typedef struct {
     uint32_t box_x[NAV_MAX_BODIES], box_z[NAV_MAX_BODIES];    /* tile_box of each active body */
     int16_t pi[NAV_PAIR_CAP], pj[NAV_PAIR_CAP];
     uint32_t tested[NAV_PAIR_CAP];      /* sequence number of the pair's last evaluation, 0: none */
+    int64_t rr[NAV_PAIR_CAP];           /* R^2 of each listed pair (pair_sizes) */
+    int32_t fast_r[NAV_PAIR_CAP];       /* R when push_fast may take the pair, else 0 */
     uint32_t moved_at[NAV_MAX_BODIES];  /* sequence number of the body's last move */
     int np;
     int from_start;                     /* the list starts at the first pair */
@@ -860,6 +862,16 @@ static inline int near_pair(const NavBody *a, const NavBody *b, int64_t margin)
 static inline int listed(const NavBody *a, const NavBody *b)
 {
     return !(a->pinned && b->pinned) && near_pair(a, b, NAV_MARGIN);   /* resolve_pair leaves pinned pairs alone */
+}
+
+/* rr and fast_r of listed pair q (radii and pins do not change within a
+ * call): push_fast needs two free bodies with R <= NAV_FAST_R */
+static inline void pair_sizes(Collide *c, int q)
+{
+    const NavBody *a = &c->b[c->pi[q]], *b = &c->b[c->pj[q]];
+    int64_t R = (int64_t)a->radius + b->radius;
+    c->rr[q] = R * R;
+    c->fast_r[q] = R <= NAV_FAST_R && !a->pinned && !b->pinned ? (int32_t)R : 0;
 }
 
 /* The pairs body by body in index order, from a cell grid, cut at
@@ -1014,10 +1026,14 @@ static void collide_list(Collide *c, int fi, int fj)
         c->box_z[i] = tile_box(c->b[i].z);
     }
     int np = list_by_sweep(c, 0, fi, fj, c->pi, c->pj);
-    if (np < 0) { list_by_body(c, fi, fj); return; }
-    c->np = np;
-    c->from_start = fi < 0;
-    c->complete = 1;
+    if (np < 0) {
+        list_by_body(c, fi, fj);
+    } else {
+        c->np = np;
+        c->from_start = fi < 0;
+        c->complete = 1;
+    }
+    for (int q = 0; q < c->np; q++) pair_sizes(c, q);
 }
 
 /* kept body o (of nav->pairs) stands for body b now: as active and as large
@@ -1108,16 +1124,17 @@ static void list_from_kept(Collide *c, const NavPairs *kp)
     }
     /* listed(), knowing R > 0: a kept pair had it (near_pair) and kept_valid
      * saw both bodies active and as large */
-    const int64_t M = NAV_MARGIN;
     int np = 0;
     for (int q = 0; q < kp->np; q++) {
         int i = kp->pi[q], j = kp->pj[q];
-        int64_t r = (int64_t)b[i].radius + b[j].radius + M;
+        int64_t R = (int64_t)b[i].radius + b[j].radius, r = R + NAV_MARGIN;
         int64_t dx = (int64_t)b[j].x - b[i].x, dz = (int64_t)b[j].z - b[i].z;
         if (dx * dx + dz * dz >= r * r || (b[i].pinned && b[j].pinned)) continue;
         c->pi[np] = (int16_t)i;
         c->pj[np] = (int16_t)j;
-        c->tested[np++] = 0;
+        c->tested[np] = 0;
+        c->rr[np] = R * R;
+        c->fast_r[np++] = R <= NAV_FAST_R && !b[i].pinned && !b[j].pinned ? (int32_t)R : 0;
     }
     c->np = np;
     c->from_start = c->complete = 1;
@@ -1157,16 +1174,14 @@ static int collide_run(const Nav *nav, const MapData *map, Collide *c, int s, ui
         if (c->moved_at[i] < t && c->moved_at[j] < t) continue;
         c->tested[s] = ++seq;
         NavBody *a = &bodies[i], *b = &bodies[j];
-        int64_t R = (int64_t)a->radius + b->radius;
         int64_t dx = (int64_t)b->x - a->x, dz = (int64_t)b->z - a->z, d2 = dx * dx + dz * dz;
-        /* a listed pair has R > 0 and is not both pinned (listed(); radii
-         * and pins do not change within a call): in_contact is d2 < R^2 */
-        if (d2 >= R * R) continue;
+        /* a listed pair has R > 0 and is not both pinned (listed()): in_contact is d2 < R^2 */
+        if (d2 >= c->rr[s]) continue;
         int hit = -1;
-        if (R <= NAV_FAST_R && !a->pinned && !b->pinned)
-            hit = push_fast(a, b, c->box_x, c->box_z, i, j, (int32_t)R, (int32_t)dx, (int32_t)dz, (uint32_t)d2);
+        if (c->fast_r[s])
+            hit = push_fast(a, b, c->box_x, c->box_z, i, j, c->fast_r[s], (int32_t)dx, (int32_t)dz, (uint32_t)d2);
         if (hit < 0) {
-            hit = push_apart(nav, map, a, b, R, dx, dz, d2);
+            hit = push_apart(nav, map, a, b, (int64_t)a->radius + b->radius, dx, dz, d2);
             /* it may have left its tile */
             if (hit & 1) { c->box_x[i] = tile_box(a->x); c->box_z[i] = tile_box(a->z); }
             if (hit & 2) { c->box_x[j] = tile_box(b->x); c->box_z[j] = tile_box(b->z); }
