@@ -570,13 +570,29 @@ static int32_t clamp_world(int64_t v, int32_t lim)
     return (int32_t)(v < -lim ? -lim : (v > lim ? lim : v));
 }
 
+/* The window cells [*lo, *hi) whose tile first + c * step is on the map
+ * (a contiguous run: the tiles are monotonic in c). */
+static void terrain_run(int first, int step, int *lo, int *hi)
+{
+    int a = 0, b = OBS_TERRAIN_SIDE;
+    while (a < b && (first + a * step < 0 || first + a * step >= MAP_N)) a++;
+    while (b > a && (first + (b - 1) * step < 0 || first + (b - 1) * step >= MAP_N)) b--;
+    *lo = a;
+    *hi = b;
+}
+
+/* The window cell of tile coordinate t along one axis, -1 when none. */
+static int terrain_cell(int t, int first, int step)
+{
+    int off = (t - first) * (step > 0 ? 1 : -1);
+    return off >= 0 && off % OBS_TERRAIN_STEP == 0 && off / OBS_TERRAIN_STEP < OBS_TERRAIN_SIDE
+               ? off / OBS_TERRAIN_STEP : -1;
+}
+
 static void observe_terrain(const GotaMatch *m, const ContractTeam *ct, const ContractSlots *cs, float *o)
 {
     const GotaUnit *me = &m->unit[cs->self];
     int s = cs->s;
-    /* footprints of fallen enemy buildings the team has not seen fall */
-    const int32_t *ghost = ct->ghost;
-    int ng = ct->ghost_n;
     /* the hero's tile in the team frame; cells step by +-OBS_TERRAIN_STEP
      * tiles from the first one in world tiles (mirrored for blue) */
     int tx0 = map_tile_of(clamp_world((int64_t)me->x * s, MAP_HALF_WORLD - 1));
@@ -585,31 +601,25 @@ static void observe_terrain(const GotaMatch *m, const ContractTeam *ct, const Co
     const int step = s > 0 ? OBS_TERRAIN_STEP : -OBS_TERRAIN_STEP;
     int tx_first = s > 0 ? tx0 - half : MAP_N - 1 - (tx0 - half);
     int tz_first = s > 0 ? tz0 - half : MAP_N - 1 - (tz0 - half);
-    /* the window's map columns (-1: off the map), then rows */
-    int col[OBS_TERRAIN_SIDE];
-    for (int c = 0; c < OBS_TERRAIN_SIDE; c++) {
-        int tx = tx_first + c * step;
-        col[c] = tx >= 0 && tx < MAP_N ? tx : -1;
-    }
+    /* off-map cells stay 0; on-map ones are nav_open */
+    memset(o, 0, sizeof(float) * OBS_TERRAIN_SIZE);
+    int c0, c1, r0, r1;
+    terrain_run(tx_first, step, &c0, &c1);
+    terrain_run(tz_first, step, &r0, &r1);
     const uint8_t *walk = m->map->walkable, *occ = m->nav.occupied;
-    for (int r = 0; r < OBS_TERRAIN_SIDE; r++) {
-        int tz = tz_first + r * step;
+    for (int r = r0; r < r1; r++) {
         float *row = o + r * OBS_TERRAIN_SIDE;
-        int on = tz >= 0 && tz < MAP_N;
-        for (int c = 0; c < OBS_TERRAIN_SIDE; c++) {
-            float v = 0.0f;
-            if (on && col[c] >= 0) {
-                int t = map_index(col[c], tz);
-                if (walk[t] && !occ[t]) {   /* nav_open */
-                    v = 1.0f;
-                    for (int k = 0; k < ng && v > 0.0f; k++) {
-                        const MapBuilding *mb = &m->map->building[ghost[k]];
-                        for (int f = 0; f < mb->footprint_n; f++)
-                            if (mb->footprint[f] == t) { v = 0.0f; break; }
-                    }
-                }
-            }
-            row[c] = v;
+        int t = map_index(tx_first + c0 * step, tz_first + r * step);
+        for (int c = c0; c < c1; c++, t += step) row[c] = walk[t] && !occ[t] ? 1.0f : 0.0f;
+    }
+    /* footprints of fallen enemy buildings the team has not seen fall are
+     * closed: their tiles that are window cells */
+    for (int k = 0; k < ct->ghost_n; k++) {
+        const MapBuilding *mb = &m->map->building[ct->ghost[k]];
+        for (int f = 0; f < mb->footprint_n; f++) {
+            int c = terrain_cell(mb->footprint[f] % MAP_N, tx_first, step);
+            int r = terrain_cell(mb->footprint[f] / MAP_N, tz_first, step);
+            if (c >= 0 && r >= 0) o[r * OBS_TERRAIN_SIDE + c] = 0.0f;
         }
     }
 }
