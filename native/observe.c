@@ -135,7 +135,7 @@ void contract_team(const GotaMatch *m, int team, ContractTeam *ct)
 }
 
 /* The (up to) k candidates nearest (x, z), sorted by distance, then id. */
-static int nearest(const ContractCandidate *c, int n, int32_t x, int32_t z, int k, int32_t *out)
+static void nearest_by_id(const ContractCandidate *c, int n, int32_t x, int32_t z, int k, int32_t *out)
 {
     int64_t d2[CSLOT_CREEPS > CSLOT_NEUTRALS ? CSLOT_CREEPS : CSLOT_NEUTRALS];
     int32_t id[sizeof d2 / sizeof d2[0]];
@@ -157,7 +157,54 @@ static int nearest(const ContractCandidate *c, int n, int32_t x, int32_t z, int 
         out[at] = c[i].slot;
         if (cnt < k) cnt++;
     }
-    return cnt;
+}
+
+/* nearest_by_id with one 64-bit key per candidate, (squared distance,
+ * index), so that a test or a shift moves one value: squared distances on
+ * the map are below 2^53 (asserted) and indexes below 2^10. The index stands
+ * in for the id, which is only right when no two candidates that matter are
+ * at the same distance: the kept ones among themselves, and the last kept
+ * one against the nearest of the others. Such a tie (rare: stacked units)
+ * falls back to nearest_by_id. */
+#define NEAREST_INDEX_BITS 10
+_Static_assert(GOTA_MAX_UNITS <= 1 << NEAREST_INDEX_BITS, "candidate index bits");
+_Static_assert((int64_t)MAP_HALF_WORLD * MAP_HALF_WORLD * 8 < (int64_t)1 << (63 - NEAREST_INDEX_BITS),
+               "squared distance bits");
+static void nearest(const ContractCandidate *c, int n, int32_t x, int32_t z, int k, int32_t *out)
+{
+    /* key[-1] = 0, below every key, ends the insertion loop without an index test */
+    uint64_t keys[1 + (CSLOT_CREEPS > CSLOT_NEUTRALS ? CSLOT_CREEPS : CSLOT_NEUTRALS)] = {0};
+    uint64_t *key = keys + 1;
+    uint64_t lost = UINT64_MAX;   /* the least key left out */
+    int cnt = 0;
+    for (int i = 0; i < n; i++) {
+        uint64_t v = (uint64_t)fx_dist2(x, z, c[i].x, c[i].z) << NEAREST_INDEX_BITS | (uint64_t)i;
+        /* most candidates are farther than the k-th: one test */
+        if (cnt == k && v > key[k - 1]) {
+            lost = v < lost ? v : lost;
+            continue;
+        }
+        int at = cnt;
+        if (cnt == k) {   /* a full list drops its last */
+            lost = key[k - 1] < lost ? key[k - 1] : lost;
+            at = k - 1;
+        } else {
+            cnt++;
+        }
+        while (v < key[at - 1]) {
+            key[at] = key[at - 1];
+            at--;
+        }
+        key[at] = v;
+    }
+    for (int i = 0; i < cnt; i++) {
+        uint64_t d = key[i] >> NEAREST_INDEX_BITS;
+        if (d == (i + 1 < cnt ? key[i + 1] : lost) >> NEAREST_INDEX_BITS) {
+            nearest_by_id(c, n, x, z, k, out);
+            return;
+        }
+        out[i] = c[key[i] & ((1u << NEAREST_INDEX_BITS) - 1)].slot;
+    }
 }
 
 static void slots_clear(ContractSlots *cs)

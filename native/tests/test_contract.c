@@ -397,6 +397,70 @@ static void test_team_knowledge(void)
     printf("  team knowledge: %d full creep lists, %d ghost buildings\n", full, ghosts);
 }
 
+/* Creeps at one distance from a hero, their ids against slot order: the
+ * selection by (distance, id) must not take the slot order for the id
+ * (nearest's packed keys fall back on such ties). Three scenes, offsets in
+ * units of 10,000: eight creeps on the eight points (+-3, +-1), (+-1, +-3)
+ * (ties inside the kept seven and at its end); six at distinct distances and
+ * two tied for the seventh place, after them and before them in slot order
+ * (a tie at the end only, the second one left out or dropped); three tied (a
+ * list that is not full). */
+static void test_nearest_ties(void)
+{
+    static ContractTeam ct;
+    static const int32_t scene[4][8][2] = {
+        {{3, 1}, {1, 3}, {-3, 1}, {-1, 3}, {3, -1}, {1, -3}, {-3, -1}, {-1, -3}},
+        {{1, 0}, {2, 0}, {3, 0}, {4, 0}, {5, 0}, {6, 0}, {8, 0}, {-8, 0}},
+        {{8, 0}, {-8, 0}, {1, 0}, {2, 0}, {3, 0}, {4, 0}, {5, 0}, {6, 0}},
+        {{3, 1}, {1, 3}, {-3, 1}},
+    };
+    static const int shown[4] = {8, 8, 8, 3};
+    GotaMatch *m = new_match(11, 1);
+    if (!m) return;
+    int c[8], n = 0;
+    for (int t = 0; t < 40 && n < 8; t++) {
+        gota_match_step(m, 60, NULL);
+        n = 0;
+        for (int i = 0; i < m->unit_n && n < 8; i++)
+            if (m->unit[i].kind == GOTA_KIND_CREEP && m->unit[i].alive) c[n++] = i;
+    }
+    CHECK_EQ(n, 8);
+    if (n < 8) {
+        gota_match_free(m);
+        return;
+    }
+    /* ids in reverse slot order */
+    int32_t id[8];
+    for (int i = 0; i < 8; i++) id[i] = m->unit[c[i]].id;
+    for (int i = 0; i < 8; i++) {
+        int hi = i;
+        for (int k = 0; k < 8; k++)
+            if (id[k] > id[hi]) hi = k;
+        m->unit[c[i]].id = id[hi];
+        id[hi] = -1;
+    }
+    const GotaUnit *me = &m->unit[m->hero_slot[0]];
+    int bad = 0;
+    for (int sc = 0; sc < 4; sc++) {
+        for (int i = 0; i < m->unit_n; i++)
+            if (m->unit[i].kind == GOTA_KIND_CREEP) m->seen[GOTA_TEAM_RED][i] = 0;
+        for (int i = 0; i < shown[sc]; i++) {
+            GotaUnit *u = &m->unit[c[i]];
+            u->x = me->x + scene[sc][i][0] * 10000;
+            u->z = me->z + scene[sc][i][1] * 10000;
+            m->seen[GOTA_TEAM_RED][c[i]] = 1;
+        }
+        ContractSlots ref, got;
+        ref_slots(m, 0, &ref);
+        contract_team(m, GOTA_TEAM_RED, &ct);
+        CHECK_EQ(contract_slots_team(m, &ct, 0, &got), 0);
+        bad += memcmp(&ref, &got, sizeof ref) != 0;
+        CHECK_EQ(got.unit[CSLOT_CREEP + (shown[sc] < CSLOT_CREEPS ? shown[sc] : CSLOT_CREEPS) - 1] >= 0, 1);
+    }
+    CHECK_EQ(bad, 0);
+    gota_match_free(m);
+}
+
 /* ---- fog ------------------------------------------------------------------ */
 static void test_fog(void)
 {
@@ -1026,6 +1090,7 @@ int main(void)
     test_masks();
     test_determinism();
     test_team_knowledge();
+    test_nearest_ties();
     test_speed();
     return check_report("test_contract");
 }
