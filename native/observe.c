@@ -468,10 +468,18 @@ static void object_team(const GotaMatch *m, int team, int j, float *o)
     }
 }
 
+/* What the object features of a seat read of its own hero, taken once per
+ * seat (the engine call between slots would make the compiler load them
+ * again). */
+typedef struct {
+    int32_t slot, x, z, id, target_id, damage, alive, s;
+} Viewer;
+
 /* Object slot k of a seat: the team's block of the unit (built at its first
  * use by any seat of the team), then the seat's own features. Writes all
  * OBS_OBJECT_WIDTH floats, zeros for an empty slot. */
-static void observe_object(const GotaMatch *m, ContractTeam *ct, const ContractSlots *cs, int k, float *o)
+static void observe_object(const GotaMatch *m, ContractTeam *ct, const ContractSlots *cs, const Viewer *v, int k,
+                           float *o)
 {
     int j = cs->unit[k];
     if (j < 0) {
@@ -489,16 +497,17 @@ static void observe_object(const GotaMatch *m, ContractTeam *ct, const ContractS
     } else {
         object_team(m, ct->team, j, o);   /* more units than a team's seats can show: not kept */
     }
-    const GotaUnit *me = &m->unit[cs->self], *u = &m->unit[j];
-    int s = cs->s;
-    int64_t dx = (int64_t)u->x - me->x, dz = (int64_t)u->z - me->z;
-    o[OO_DX] = clampf(q(dx * s, TILES16), -4.0f, 4.0f);
-    o[OO_DZ] = clampf(q(dz * s, TILES16), -4.0f, 4.0f);
+    const GotaUnit *u = &m->unit[j];
+    int64_t dx = (int64_t)u->x - v->x, dz = (int64_t)u->z - v->z;
+    o[OO_DX] = clampf(q(dx * v->s, TILES16), -4.0f, 4.0f);
+    o[OO_DZ] = clampf(q(dz * v->s, TILES16), -4.0f, 4.0f);
     o[OO_DIST] = clampf(q(fx_isqrt64((uint64_t)(dx * dx + dz * dz)), TILES16), 0.0f, 8.0f);
-    o[OO_TARGETS_ME] = k != CSLOT_SELF && u->target_id == me->id ? 1.0f : 0.0f;
-    o[OO_IS_MY_TARGET] = k != CSLOT_SELF && me->target_id == u->id ? 1.0f : 0.0f;
-    o[OO_IN_RANGE] = k != CSLOT_SELF && me->alive && unit_attack_reach_ok(m, cs->self, j, me->x, me->z) ? 1.0f : 0.0f;
-    o[OO_KILLABLE] = k != CSLOT_SELF && u->hp <= me->damage ? 1.0f : 0.0f;
+    /* the hero's relations to itself stay the block's zeros */
+    if (k == CSLOT_SELF) return;
+    o[OO_TARGETS_ME] = u->target_id == v->id ? 1.0f : 0.0f;
+    o[OO_IS_MY_TARGET] = v->target_id == u->id ? 1.0f : 0.0f;
+    o[OO_KILLABLE] = u->hp <= v->damage ? 1.0f : 0.0f;
+    o[OO_IN_RANGE] = v->alive && unit_attack_reach_ok(m, v->slot, j, v->x, v->z) ? 1.0f : 0.0f;
 }
 
 /* A pending spell the team may know of. */
@@ -685,7 +694,9 @@ void contract_observe_team(const GotaMatch *m, ContractTeam *ct, const ContractS
     observe_self(m, cs, seat, obs + OBS_SELF);
     observe_abilities(m, seat, obs + OBS_ABILITY);
     observe_items(m, seat, obs + OBS_ITEM);
-    for (int k = 0; k < CONTRACT_SLOTS; k++) observe_object(m, ct, cs, k, obs + OBS_OBJECT + k * OBS_OBJECT_WIDTH);
+    const GotaUnit *me = &m->unit[cs->self];
+    Viewer v = {cs->self, me->x, me->z, me->id, me->target_id, me->damage, me->alive, cs->s};
+    for (int k = 0; k < CONTRACT_SLOTS; k++) observe_object(m, ct, cs, &v, k, obs + OBS_OBJECT + k * OBS_OBJECT_WIDTH);
     observe_warnings(m, cs, obs + OBS_WARNING);
     observe_summary(m, ct, seat, obs + OBS_SUMMARY);
     observe_terrain(m, ct, cs, obs + OBS_TERRAIN);

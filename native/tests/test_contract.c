@@ -333,13 +333,38 @@ static int ref_terrain(const GotaMatch *m, int seat, float *o)
     return ghosted;
 }
 
+/* The seat's relation features of each object slot, from the engine state:
+ * the number of slots whose features differ. */
+static int bad_relations(const GotaMatch *m, const ContractSlots *cs, const float *obs)
+{
+    const GotaUnit *me = &m->unit[cs->self];
+    int bad = 0;
+    for (int k = 0; k < CONTRACT_SLOTS; k++) {
+        int j = cs->unit[k];
+        if (j < 0) continue;
+        const GotaUnit *u = &m->unit[j];
+        int other = k != CSLOT_SELF;
+        float want[4] = {
+            other && u->target_id == me->id ? 1.0f : 0.0f,
+            other && me->target_id == u->id ? 1.0f : 0.0f,
+            other && me->alive && unit_attack_reach_ok(m, cs->self, j, me->x, me->z) ? 1.0f : 0.0f,
+            other && u->hp <= me->damage ? 1.0f : 0.0f,
+        };
+        static const int f[4] = {OO_TARGETS_ME, OO_IS_MY_TARGET, OO_IN_RANGE, OO_KILLABLE};
+        for (int i = 0; i < 4; i++) bad += objf(obs, k, f[i]) != want[i];
+    }
+    return bad;
+}
+
 /* Each team's knowledge, filled once and read by all its seats, gives the
- * slot tables, summary and terrain of the plain per-seat computation. */
+ * slot tables, summary and terrain of the plain per-seat computation, and
+ * object relation features that agree with the engine state. */
 static void test_team_knowledge(void)
 {
     static ContractTeam ct[2];
     static float obs_team[OBS_SIZE], obs_seat[OBS_SIZE];
-    int bad_slots = 0, bad_obs = 0, bad_summary = 0, bad_terrain = 0, full = 0, ghosts = 0;
+    int bad_slots = 0, bad_obs = 0, bad_summary = 0, bad_terrain = 0, bad_rel = 0, full = 0, ghosts = 0;
+    int relations = 0;
     for (int seed = 1; seed <= 3; seed++) {
         GotaMatch *m = new_match(seed * 17, 1);
         if (!m) return;
@@ -358,6 +383,9 @@ static void test_team_knowledge(void)
                 contract_observe_team(m, &ct[hero_team(seat)], &got, seat, obs_team);
                 contract_observe(m, seat, obs_seat);
                 bad_obs += memcmp(obs_team, obs_seat, sizeof obs_team) != 0;
+                bad_rel += bad_relations(m, &got, obs_team);
+                for (int k = 0; k < CONTRACT_SLOTS; k++)
+                    relations += objf(obs_team, k, OO_IN_RANGE) > 0.0f || objf(obs_team, k, OO_TARGETS_ME) > 0.0f;
                 float sum[4];
                 ref_summary(m, hero_team(seat), sum);
                 bad_summary += memcmp(sum, obs_team + OBS_SUMMARY + OM_OWN_TOWERS, sizeof sum) != 0;
@@ -393,6 +421,8 @@ static void test_team_knowledge(void)
     CHECK_EQ(bad_obs, 0);
     CHECK_EQ(bad_summary, 0);
     CHECK_EQ(bad_terrain, 0);
+    CHECK_EQ(bad_rel, 0);
+    CHECK(relations > 100);   /* objects in reach and targeting the seat's hero were seen */
     CHECK(full > 100);   /* the creep list was often full: the selection was exercised */
     printf("  team knowledge: %d full creep lists, %d ghost buildings\n", full, ghosts);
 }
