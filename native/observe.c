@@ -135,7 +135,7 @@ void contract_team(const GotaMatch *m, int team, ContractTeam *ct)
 }
 
 /* The (up to) k candidates nearest (x, z), sorted by distance, then id. */
-static int nearest(const ContractCandidate *c, int n, int32_t x, int32_t z, int k, int32_t *out)
+static void nearest_by_id(const ContractCandidate *c, int n, int32_t x, int32_t z, int k, int32_t *out)
 {
     int64_t d2[CSLOT_CREEPS > CSLOT_NEUTRALS ? CSLOT_CREEPS : CSLOT_NEUTRALS];
     int32_t id[sizeof d2 / sizeof d2[0]];
@@ -157,7 +157,54 @@ static int nearest(const ContractCandidate *c, int n, int32_t x, int32_t z, int 
         out[at] = c[i].slot;
         if (cnt < k) cnt++;
     }
-    return cnt;
+}
+
+/* nearest_by_id with one 64-bit key per candidate, (squared distance,
+ * index), so that a test or a shift moves one value: squared distances on
+ * the map are below 2^53 (asserted) and indexes below 2^10. The index stands
+ * in for the id, which is only right when no two candidates that matter are
+ * at the same distance: the kept ones among themselves, and the last kept
+ * one against the nearest of the others. Such a tie (rare: stacked units)
+ * falls back to nearest_by_id. */
+#define NEAREST_INDEX_BITS 10
+_Static_assert(GOTA_MAX_UNITS <= 1 << NEAREST_INDEX_BITS, "candidate index bits");
+_Static_assert((int64_t)MAP_HALF_WORLD * MAP_HALF_WORLD * 8 < (int64_t)1 << (63 - NEAREST_INDEX_BITS),
+               "squared distance bits");
+static void nearest(const ContractCandidate *c, int n, int32_t x, int32_t z, int k, int32_t *out)
+{
+    /* key[-1] = 0, below every key, ends the insertion loop without an index test */
+    uint64_t keys[1 + (CSLOT_CREEPS > CSLOT_NEUTRALS ? CSLOT_CREEPS : CSLOT_NEUTRALS)] = {0};
+    uint64_t *key = keys + 1;
+    uint64_t lost = UINT64_MAX;   /* the least key left out */
+    int cnt = 0;
+    for (int i = 0; i < n; i++) {
+        uint64_t v = (uint64_t)fx_dist2(x, z, c[i].x, c[i].z) << NEAREST_INDEX_BITS | (uint64_t)i;
+        /* most candidates are farther than the k-th: one test */
+        if (cnt == k && v > key[k - 1]) {
+            lost = v < lost ? v : lost;
+            continue;
+        }
+        int at = cnt;
+        if (cnt == k) {   /* a full list drops its last */
+            lost = key[k - 1] < lost ? key[k - 1] : lost;
+            at = k - 1;
+        } else {
+            cnt++;
+        }
+        while (v < key[at - 1]) {
+            key[at] = key[at - 1];
+            at--;
+        }
+        key[at] = v;
+    }
+    for (int i = 0; i < cnt; i++) {
+        uint64_t d = key[i] >> NEAREST_INDEX_BITS;
+        if (d == (i + 1 < cnt ? key[i + 1] : lost) >> NEAREST_INDEX_BITS) {
+            nearest_by_id(c, n, x, z, k, out);
+            return;
+        }
+        out[i] = c[key[i] & ((1u << NEAREST_INDEX_BITS) - 1)].slot;
+    }
 }
 
 static void slots_clear(ContractSlots *cs)
@@ -422,10 +469,18 @@ static void object_team(const GotaMatch *m, int team, int j, float *o)
     }
 }
 
+/* What the object features of a seat read of its own hero, taken once per
+ * seat (the engine call between slots would make the compiler load them
+ * again). */
+typedef struct {
+    int32_t slot, x, z, id, target_id, damage, alive, s;
+} Viewer;
+
 /* Object slot k of a seat: the team's block of the unit (built at its first
  * use by any seat of the team), then the seat's own features. Writes all
  * OBS_OBJECT_WIDTH floats, zeros for an empty slot. */
-static void observe_object(const GotaMatch *m, ContractTeam *ct, const ContractSlots *cs, int k, float *o)
+static void observe_object(const GotaMatch *m, ContractTeam *ct, const ContractSlots *cs, const Viewer *v, int k,
+                           float *o)
 {
     int j = cs->unit[k];
     if (j < 0) {
@@ -443,16 +498,17 @@ static void observe_object(const GotaMatch *m, ContractTeam *ct, const ContractS
     } else {
         object_team(m, ct->team, j, o);   /* more units than a team's seats can show: not kept */
     }
-    const GotaUnit *me = &m->unit[cs->self], *u = &m->unit[j];
-    int s = cs->s;
-    int64_t dx = (int64_t)u->x - me->x, dz = (int64_t)u->z - me->z;
-    o[OO_DX] = clampf(q(dx * s, TILES16), -4.0f, 4.0f);
-    o[OO_DZ] = clampf(q(dz * s, TILES16), -4.0f, 4.0f);
+    const GotaUnit *u = &m->unit[j];
+    int64_t dx = (int64_t)u->x - v->x, dz = (int64_t)u->z - v->z;
+    o[OO_DX] = clampf(q(dx * v->s, TILES16), -4.0f, 4.0f);
+    o[OO_DZ] = clampf(q(dz * v->s, TILES16), -4.0f, 4.0f);
     o[OO_DIST] = clampf(q(fx_isqrt64((uint64_t)(dx * dx + dz * dz)), TILES16), 0.0f, 8.0f);
-    o[OO_TARGETS_ME] = k != CSLOT_SELF && u->target_id == me->id ? 1.0f : 0.0f;
-    o[OO_IS_MY_TARGET] = k != CSLOT_SELF && me->target_id == u->id ? 1.0f : 0.0f;
-    o[OO_IN_RANGE] = k != CSLOT_SELF && me->alive && unit_attack_reach_ok(m, cs->self, j, me->x, me->z) ? 1.0f : 0.0f;
-    o[OO_KILLABLE] = k != CSLOT_SELF && u->hp <= me->damage ? 1.0f : 0.0f;
+    /* the hero's relations to itself stay the block's zeros */
+    if (k == CSLOT_SELF) return;
+    o[OO_TARGETS_ME] = u->target_id == v->id ? 1.0f : 0.0f;
+    o[OO_IS_MY_TARGET] = v->target_id == u->id ? 1.0f : 0.0f;
+    o[OO_KILLABLE] = u->hp <= v->damage ? 1.0f : 0.0f;
+    o[OO_IN_RANGE] = v->alive && unit_attack_reach_ok(m, v->slot, j, v->x, v->z) ? 1.0f : 0.0f;
 }
 
 /* A pending spell the team may know of. */
@@ -571,13 +627,29 @@ static int32_t clamp_world(int64_t v, int32_t lim)
     return (int32_t)(v < -lim ? -lim : (v > lim ? lim : v));
 }
 
+/* The window cells [*lo, *hi) whose tile first + c * step is on the map
+ * (a contiguous run: the tiles are monotonic in c). */
+static void terrain_run(int first, int step, int *lo, int *hi)
+{
+    int a = 0, b = OBS_TERRAIN_SIDE;
+    while (a < b && (first + a * step < 0 || first + a * step >= MAP_N)) a++;
+    while (b > a && (first + (b - 1) * step < 0 || first + (b - 1) * step >= MAP_N)) b--;
+    *lo = a;
+    *hi = b;
+}
+
+/* The window cell of tile coordinate t along one axis, -1 when none. */
+static int terrain_cell(int t, int first, int step)
+{
+    int off = (t - first) * (step > 0 ? 1 : -1);
+    return off >= 0 && off % OBS_TERRAIN_STEP == 0 && off / OBS_TERRAIN_STEP < OBS_TERRAIN_SIDE
+               ? off / OBS_TERRAIN_STEP : -1;
+}
+
 static void observe_terrain(const GotaMatch *m, const ContractTeam *ct, const ContractSlots *cs, float *o)
 {
     const GotaUnit *me = &m->unit[cs->self];
     int s = cs->s;
-    /* footprints of fallen enemy buildings the team has not seen fall */
-    const int32_t *ghost = ct->ghost;
-    int ng = ct->ghost_n;
     /* the hero's tile in the team frame; cells step by +-OBS_TERRAIN_STEP
      * tiles from the first one in world tiles (mirrored for blue) */
     int tx0 = map_tile_of(clamp_world((int64_t)me->x * s, MAP_HALF_WORLD - 1));
@@ -586,31 +658,25 @@ static void observe_terrain(const GotaMatch *m, const ContractTeam *ct, const Co
     const int step = s > 0 ? OBS_TERRAIN_STEP : -OBS_TERRAIN_STEP;
     int tx_first = s > 0 ? tx0 - half : MAP_N - 1 - (tx0 - half);
     int tz_first = s > 0 ? tz0 - half : MAP_N - 1 - (tz0 - half);
-    /* the window's map columns (-1: off the map), then rows */
-    int col[OBS_TERRAIN_SIDE];
-    for (int c = 0; c < OBS_TERRAIN_SIDE; c++) {
-        int tx = tx_first + c * step;
-        col[c] = tx >= 0 && tx < MAP_N ? tx : -1;
-    }
+    /* off-map cells stay 0; on-map ones are nav_open */
+    memset(o, 0, sizeof(float) * OBS_TERRAIN_SIZE);
+    int c0, c1, r0, r1;
+    terrain_run(tx_first, step, &c0, &c1);
+    terrain_run(tz_first, step, &r0, &r1);
     const uint8_t *walk = m->map->walkable, *occ = m->nav.occupied;
-    for (int r = 0; r < OBS_TERRAIN_SIDE; r++) {
-        int tz = tz_first + r * step;
+    for (int r = r0; r < r1; r++) {
         float *row = o + r * OBS_TERRAIN_SIDE;
-        int on = tz >= 0 && tz < MAP_N;
-        for (int c = 0; c < OBS_TERRAIN_SIDE; c++) {
-            float v = 0.0f;
-            if (on && col[c] >= 0) {
-                int t = map_index(col[c], tz);
-                if (walk[t] && !occ[t]) {   /* nav_open */
-                    v = 1.0f;
-                    for (int k = 0; k < ng && v > 0.0f; k++) {
-                        const MapBuilding *mb = &m->map->building[ghost[k]];
-                        for (int f = 0; f < mb->footprint_n; f++)
-                            if (mb->footprint[f] == t) { v = 0.0f; break; }
-                    }
-                }
-            }
-            row[c] = v;
+        int t = map_index(tx_first + c0 * step, tz_first + r * step);
+        for (int c = c0; c < c1; c++, t += step) row[c] = walk[t] && !occ[t] ? 1.0f : 0.0f;
+    }
+    /* footprints of fallen enemy buildings the team has not seen fall are
+     * closed: their tiles that are window cells */
+    for (int k = 0; k < ct->ghost_n; k++) {
+        const MapBuilding *mb = &m->map->building[ct->ghost[k]];
+        for (int f = 0; f < mb->footprint_n; f++) {
+            int c = terrain_cell(mb->footprint[f] % MAP_N, tx_first, step);
+            int r = terrain_cell(mb->footprint[f] / MAP_N, tz_first, step);
+            if (c >= 0 && r >= 0) o[r * OBS_TERRAIN_SIDE + c] = 0.0f;
         }
     }
 }
@@ -629,7 +695,9 @@ void contract_observe_team(const GotaMatch *m, ContractTeam *ct, const ContractS
     observe_self(m, cs, seat, obs + OBS_SELF);
     observe_abilities(m, seat, obs + OBS_ABILITY);
     observe_items(m, seat, obs + OBS_ITEM);
-    for (int k = 0; k < CONTRACT_SLOTS; k++) observe_object(m, ct, cs, k, obs + OBS_OBJECT + k * OBS_OBJECT_WIDTH);
+    const GotaUnit *me = &m->unit[cs->self];
+    Viewer v = {cs->self, me->x, me->z, me->id, me->target_id, me->damage, me->alive, cs->s};
+    for (int k = 0; k < CONTRACT_SLOTS; k++) observe_object(m, ct, cs, &v, k, obs + OBS_OBJECT + k * OBS_OBJECT_WIDTH);
     observe_warnings(m, cs, obs + OBS_WARNING);
     observe_summary(m, ct, seat, obs + OBS_SUMMARY);
     observe_terrain(m, ct, cs, obs + OBS_TERRAIN);

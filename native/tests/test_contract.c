@@ -333,13 +333,38 @@ static int ref_terrain(const GotaMatch *m, int seat, float *o)
     return ghosted;
 }
 
+/* The seat's relation features of each object slot, from the engine state:
+ * the number of slots whose features differ. */
+static int bad_relations(const GotaMatch *m, const ContractSlots *cs, const float *obs)
+{
+    const GotaUnit *me = &m->unit[cs->self];
+    int bad = 0;
+    for (int k = 0; k < CONTRACT_SLOTS; k++) {
+        int j = cs->unit[k];
+        if (j < 0) continue;
+        const GotaUnit *u = &m->unit[j];
+        int other = k != CSLOT_SELF;
+        float want[4] = {
+            other && u->target_id == me->id ? 1.0f : 0.0f,
+            other && me->target_id == u->id ? 1.0f : 0.0f,
+            other && me->alive && unit_attack_reach_ok(m, cs->self, j, me->x, me->z) ? 1.0f : 0.0f,
+            other && u->hp <= me->damage ? 1.0f : 0.0f,
+        };
+        static const int f[4] = {OO_TARGETS_ME, OO_IS_MY_TARGET, OO_IN_RANGE, OO_KILLABLE};
+        for (int i = 0; i < 4; i++) bad += objf(obs, k, f[i]) != want[i];
+    }
+    return bad;
+}
+
 /* Each team's knowledge, filled once and read by all its seats, gives the
- * slot tables, summary and terrain of the plain per-seat computation. */
+ * slot tables, summary and terrain of the plain per-seat computation, and
+ * object relation features that agree with the engine state. */
 static void test_team_knowledge(void)
 {
     static ContractTeam ct[2];
     static float obs_team[OBS_SIZE], obs_seat[OBS_SIZE];
-    int bad_slots = 0, bad_obs = 0, bad_summary = 0, bad_terrain = 0, full = 0, ghosts = 0;
+    int bad_slots = 0, bad_obs = 0, bad_summary = 0, bad_terrain = 0, bad_rel = 0, full = 0, ghosts = 0;
+    int relations = 0;
     for (int seed = 1; seed <= 3; seed++) {
         GotaMatch *m = new_match(seed * 17, 1);
         if (!m) return;
@@ -358,6 +383,9 @@ static void test_team_knowledge(void)
                 contract_observe_team(m, &ct[hero_team(seat)], &got, seat, obs_team);
                 contract_observe(m, seat, obs_seat);
                 bad_obs += memcmp(obs_team, obs_seat, sizeof obs_team) != 0;
+                bad_rel += bad_relations(m, &got, obs_team);
+                for (int k = 0; k < CONTRACT_SLOTS; k++)
+                    relations += objf(obs_team, k, OO_IN_RANGE) > 0.0f || objf(obs_team, k, OO_TARGETS_ME) > 0.0f;
                 float sum[4];
                 ref_summary(m, hero_team(seat), sum);
                 bad_summary += memcmp(sum, obs_team + OBS_SUMMARY + OM_OWN_TOWERS, sizeof sum) != 0;
@@ -393,8 +421,74 @@ static void test_team_knowledge(void)
     CHECK_EQ(bad_obs, 0);
     CHECK_EQ(bad_summary, 0);
     CHECK_EQ(bad_terrain, 0);
+    CHECK_EQ(bad_rel, 0);
+    CHECK(relations > 100);   /* objects in reach and targeting the seat's hero were seen */
     CHECK(full > 100);   /* the creep list was often full: the selection was exercised */
     printf("  team knowledge: %d full creep lists, %d ghost buildings\n", full, ghosts);
+}
+
+/* Creeps at one distance from a hero, their ids against slot order: the
+ * selection by (distance, id) must not take the slot order for the id
+ * (nearest's packed keys fall back on such ties). Three scenes, offsets in
+ * units of 10,000: eight creeps on the eight points (+-3, +-1), (+-1, +-3)
+ * (ties inside the kept seven and at its end); six at distinct distances and
+ * two tied for the seventh place, after them and before them in slot order
+ * (a tie at the end only, the second one left out or dropped); three tied (a
+ * list that is not full). */
+static void test_nearest_ties(void)
+{
+    static ContractTeam ct;
+    static const int32_t scene[4][8][2] = {
+        {{3, 1}, {1, 3}, {-3, 1}, {-1, 3}, {3, -1}, {1, -3}, {-3, -1}, {-1, -3}},
+        {{1, 0}, {2, 0}, {3, 0}, {4, 0}, {5, 0}, {6, 0}, {8, 0}, {-8, 0}},
+        {{8, 0}, {-8, 0}, {1, 0}, {2, 0}, {3, 0}, {4, 0}, {5, 0}, {6, 0}},
+        {{3, 1}, {1, 3}, {-3, 1}},
+    };
+    static const int shown[4] = {8, 8, 8, 3};
+    GotaMatch *m = new_match(11, 1);
+    if (!m) return;
+    int c[8], n = 0;
+    for (int t = 0; t < 40 && n < 8; t++) {
+        gota_match_step(m, 60, NULL);
+        n = 0;
+        for (int i = 0; i < m->unit_n && n < 8; i++)
+            if (m->unit[i].kind == GOTA_KIND_CREEP && m->unit[i].alive) c[n++] = i;
+    }
+    CHECK_EQ(n, 8);
+    if (n < 8) {
+        gota_match_free(m);
+        return;
+    }
+    /* ids in reverse slot order */
+    int32_t id[8];
+    for (int i = 0; i < 8; i++) id[i] = m->unit[c[i]].id;
+    for (int i = 0; i < 8; i++) {
+        int hi = i;
+        for (int k = 0; k < 8; k++)
+            if (id[k] > id[hi]) hi = k;
+        m->unit[c[i]].id = id[hi];
+        id[hi] = -1;
+    }
+    const GotaUnit *me = &m->unit[m->hero_slot[0]];
+    int bad = 0;
+    for (int sc = 0; sc < 4; sc++) {
+        for (int i = 0; i < m->unit_n; i++)
+            if (m->unit[i].kind == GOTA_KIND_CREEP) m->seen[GOTA_TEAM_RED][i] = 0;
+        for (int i = 0; i < shown[sc]; i++) {
+            GotaUnit *u = &m->unit[c[i]];
+            u->x = me->x + scene[sc][i][0] * 10000;
+            u->z = me->z + scene[sc][i][1] * 10000;
+            m->seen[GOTA_TEAM_RED][c[i]] = 1;
+        }
+        ContractSlots ref, got;
+        ref_slots(m, 0, &ref);
+        contract_team(m, GOTA_TEAM_RED, &ct);
+        CHECK_EQ(contract_slots_team(m, &ct, 0, &got), 0);
+        bad += memcmp(&ref, &got, sizeof ref) != 0;
+        CHECK_EQ(got.unit[CSLOT_CREEP + (shown[sc] < CSLOT_CREEPS ? shown[sc] : CSLOT_CREEPS) - 1] >= 0, 1);
+    }
+    CHECK_EQ(bad, 0);
+    gota_match_free(m);
 }
 
 /* ---- fog ------------------------------------------------------------------ */
@@ -1026,6 +1120,7 @@ int main(void)
     test_masks();
     test_determinism();
     test_team_knowledge();
+    test_nearest_ties();
     test_speed();
     return check_report("test_contract");
 }
