@@ -256,60 +256,75 @@ void contract_mask_slots(const GotaMatch *m, const ContractSlots *cs, int seat, 
     if (cs->self < 0 || m->result != GOTA_RESULT_RUNNING) return;
     const GotaUnit *me = &m->unit[cs->self];
     const HeroState *h = &m->hero[seat];
-    if (!me->alive) return;
+    /* orders (commands.c order_blocked, without root), casts and items all
+     * refuse a channeling or stunned hero; neither counter goes below 0, so
+     * past this the hero takes orders */
+    if (!me->alive || h->channel > 0 || h->stun > 0) return;
     int team = cs->team;
     uint8_t *row = mask + MASK_ROWS;
-    int ordered = h->channel == 0 && h->stun == 0;   /* commands.c order_blocked, without root */
     /* row 0: attackTarget (cmd_attack) */
-    if (ordered)
-        for (int k = 1; k < CONTRACT_SLOTS; k++) {
-            int t = cs->unit[k];
-            if (t >= 0 && m->unit[t].alive && unit_hostile(m, cs->self, t) && m->seen[team][t] && unit_attackable(m, t))
-                row[MASK_ROW_ATTACK * CONTRACT_TARGETS + k] = 1;
+    int attack_any = 0;
+    for (int k = 1; k < CONTRACT_SLOTS; k++) {
+        int t = cs->unit[k];
+        if (t >= 0 && m->unit[t].alive && unit_hostile(m, cs->self, t) && m->seen[team][t] && unit_attackable(m, t)) {
+            row[MASK_ROW_ATTACK * CONTRACT_TARGETS + k] = 1;
+            attack_any = 1;
         }
+    }
     /* rows 1..4: castTarget per ability; castPoint abilities */
-    int cast_any = 0;
+    int cast_any = 0, cast_target_any = 0;
     for (int a = 0; a < CONTRACT_ABILITIES; a++) {
         if (!castable_now(m, seat, me, a)) continue;
         cast_any = 1;
         mask[MASK_CAST_POINT_ABILITY + a] = 1;
         const AbilityDef *d = &HERO_CLASS[h->cls].ability[a];
         uint8_t *r = row + (MASK_ROW_CAST + a) * CONTRACT_TARGETS;
+        int r_any = 0;
         if (d->cast == CAST_SELF || d->range == 0) {
             r[CSLOT_SELF] = 1;   /* the target is ignored: self stands for it */
+            r_any = 1;
         } else {
             for (int k = 0; k < CONTRACT_SLOTS; k++)
-                if (cs->unit[k] >= 0 && cast_target_ok(m, me, d, team, cs->unit[k])) r[k] = 1;
+                if (cs->unit[k] >= 0 && cast_target_ok(m, me, d, team, cs->unit[k])) {
+                    r[k] = 1;
+                    r_any = 1;
+                }
         }
-        mask[MASK_CAST_TARGET_ABILITY + a] = (uint8_t)any(r, CONTRACT_TARGETS);
+        mask[MASK_CAST_TARGET_ABILITY + a] = (uint8_t)r_any;
+        cast_target_any |= r_any;
     }
     /* row 5: castPoint anchors: every present object */
     if (cast_any)
         for (int k = 0; k < CONTRACT_SLOTS; k++)
             if (cs->unit[k] >= 0) row[MASK_ROW_CAST_POINT * CONTRACT_TARGETS + k] = 1;
     /* items */
-    int portal_any = 0;
+    int use_any = 0, portal_any = 0;
+    uint8_t portal[CONTRACT_ITEMS];
     for (int i = 0; i < CONTRACT_ITEMS; i++) {
-        mask[MASK_USE_ITEM + i] = (uint8_t)item_usable(m, seat, cs->self, i);
-        if (portal_usable(m, seat, cs->self, i)) portal_any = 1;
+        int usable = item_usable(m, seat, cs->self, i);
+        mask[MASK_USE_ITEM + i] = (uint8_t)usable;
+        use_any |= usable;
+        portal[i] = (uint8_t)portal_usable(m, seat, cs->self, i);
+        portal_any |= portal[i];
     }
     /* row 6: useItemAt anchors inside a living allied tower's sight */
+    int at_any = 0;
     if (portal_any)
         for (int k = 0; k < CONTRACT_SLOTS; k++) {
             int t = cs->unit[k];
-            if (t >= 0 && portal_covered(m, team, m->unit[t].x, m->unit[t].z))
+            if (t >= 0 && portal_covered(m, team, m->unit[t].x, m->unit[t].z)) {
                 row[MASK_ROW_ITEM_AT * CONTRACT_TARGETS + k] = 1;
+                at_any = 1;
+            }
         }
-    int at_any = any(row + MASK_ROW_ITEM_AT * CONTRACT_TARGETS, CONTRACT_TARGETS);
-    for (int i = 0; i < CONTRACT_ITEMS; i++)
-        mask[MASK_USE_ITEM_AT + i] = (uint8_t)(at_any && portal_usable(m, seat, cs->self, i));
-    mask[MASK_VERB + VERB_WALK] = (uint8_t)ordered;
-    mask[MASK_VERB + VERB_ATTACK_MOVE] = (uint8_t)ordered;
-    mask[MASK_VERB + VERB_ATTACK_TARGET] = (uint8_t)any(row + MASK_ROW_ATTACK * CONTRACT_TARGETS, CONTRACT_TARGETS);
-    mask[MASK_VERB + VERB_CAST_TARGET] = (uint8_t)any(mask + MASK_CAST_TARGET_ABILITY, CONTRACT_ABILITIES);
-    mask[MASK_VERB + VERB_CAST_POINT] = (uint8_t)any(mask + MASK_CAST_POINT_ABILITY, CONTRACT_ABILITIES);
-    mask[MASK_VERB + VERB_USE_ITEM] = (uint8_t)any(mask + MASK_USE_ITEM, CONTRACT_ITEMS);
-    mask[MASK_VERB + VERB_USE_ITEM_AT] = (uint8_t)any(mask + MASK_USE_ITEM_AT, CONTRACT_ITEMS);
+    if (at_any) memcpy(mask + MASK_USE_ITEM_AT, portal, CONTRACT_ITEMS);
+    mask[MASK_VERB + VERB_WALK] = 1;
+    mask[MASK_VERB + VERB_ATTACK_MOVE] = 1;
+    mask[MASK_VERB + VERB_ATTACK_TARGET] = (uint8_t)attack_any;
+    mask[MASK_VERB + VERB_CAST_TARGET] = (uint8_t)cast_target_any;
+    mask[MASK_VERB + VERB_CAST_POINT] = (uint8_t)cast_any;
+    mask[MASK_VERB + VERB_USE_ITEM] = (uint8_t)use_any;
+    mask[MASK_VERB + VERB_USE_ITEM_AT] = (uint8_t)at_any;   /* at_any implies portal_any */
 }
 
 void contract_mask(const GotaMatch *m, int seat, uint8_t *mask)

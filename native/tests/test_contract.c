@@ -2,8 +2,8 @@
  * test_contract.c -- the observation and action contract (contract.h,
  * docs/contract.md): layout and hash, the slot table, fog, the team frame,
  * bit-exact point decoding, masks against the engine's answers (fuzzed over
- * seeds and ticks of bot-played matches), invalid decodes, the public API,
- * determinism.
+ * seeds and ticks of bot-played matches) and against their plain computation
+ * (on scrambled hero states), invalid decodes, the public API, determinism.
  *
  * White box: scenes move heroes by hand and read m->seen; matches are driven
  * with gota_match_step.
@@ -1037,6 +1037,211 @@ static void test_masks(void)
     free(boosted);
 }
 
+/* ---- masks against their plain computation ----------------------------------- */
+/* contract_mask_slots as first written, every check spelled out per slot and
+ * the verbs read back from the rows: the oracle for the one in actions.c,
+ * which skips a stunned or channeling hero at once and keeps its verb flags
+ * while it fills the rows. */
+/* cast_begin's checks (abilities.c), in full */
+static int plain_castable(const GotaMatch *m, int seat, const GotaUnit *u, int a)
+{
+    const HeroState *h = &m->hero[seat];
+    const AbilityDef *d = &HERO_CLASS[h->cls].ability[a];
+    if (!u->alive || h->channel > 0 || h->stun > 0 || h->silence > 0 || h->rank[a] < 1 ||
+        m->spell_n >= SPELL_MAX || h->cooldown[a] > 0 || h->charges[a] <= 0 || h->mana < d->mana)
+        return 0;
+    if (d->cast == CAST_SELF && (d->effect == EFFECT_RESTORE ? h->mana >= h->max_mana : u->hp >= u->max_hp))
+        return 0;
+    return 1;
+}
+
+/* ability_cast_target's target checks for unit slot t */
+static int plain_cast_target_ok(const GotaMatch *m, const GotaUnit *me, const AbilityDef *d, int team, int t)
+{
+    if (!unit_attackable(m, t)) return 0;
+    const GotaUnit *tu = &m->unit[t];
+    if (tu->team != team && !m->seen[team][t]) return 0;
+    int fits = d->effect == EFFECT_DAMAGE ? tu->team != team : tu->team == team && tu->kind == GOTA_KIND_HERO;
+    if (!fits) return 0;
+    return fx_dist2(me->x, me->z, tu->x, tu->z) <= (int64_t)d->range * d->range;
+}
+
+/* economy_use_item's checks without a point (potions, poison) */
+static int plain_item_usable(const GotaMatch *m, int seat, int self, int i)
+{
+    const HeroState *h = &m->hero[seat];
+    const GotaUnit *u = &m->unit[self];
+    int item = h->item[i];
+    if (item < 1 || item >= ITEM_KINDS || h->item_count[i] <= 0) return 0;
+    const ItemDef *d = &ITEM[item];
+    if (d->kind != ITEM_CONSUMABLE || !u->alive || h->stun > 0 || h->channel > 0) return 0;
+    switch (d->use) {
+    case USE_HEAL_OVER_TIME:
+    case USE_HEAL_NOW: return h->hp_item_cd == 0 && u->hp < u->max_hp;
+    case USE_MANA_NOW:
+    case USE_MANA_OVER_TIME: return h->mana_item_cd == 0 && h->mana < h->max_mana;
+    case USE_POISON: {
+        int t = unit_target_slot(m, self);
+        if (t < 0 || !unit_attackable(m, t) || !unit_hostile(m, self, t) || !unit_visible_to(m, hero_team(seat), t))
+            return 0;
+        const GotaUnit *tu = &m->unit[t];
+        if (tu->kind == GOTA_KIND_TOWER || tu->kind == GOTA_KIND_BARRACKS || tu->kind == GOTA_KIND_GOD)
+            return unit_attack_reach_ok(m, self, t, u->x, u->z);
+        return fx_dist2(u->x, u->z, tu->x, tu->z) <= (int64_t)u->range * u->range;
+    }
+    default: return 0;   /* the portal needs a point */
+    }
+}
+
+static int plain_portal_usable(const GotaMatch *m, int seat, int self, int i)
+{
+    const HeroState *h = &m->hero[seat];
+    int item = h->item[i];
+    if (item < 1 || item >= ITEM_KINDS || h->item_count[i] <= 0 || ITEM[item].use != USE_PORTAL) return 0;
+    return m->unit[self].alive && h->stun == 0 && h->channel == 0 && h->portal_cd == 0 && h->root == 0;
+}
+
+/* A portal aimed at (x, z) finds a living allied tower whose sight holds it. */
+static int plain_portal_covered(const GotaMatch *m, int team, int32_t x, int32_t z)
+{
+    if (!map_world_inside(x, z)) return 0;
+    for (int b = 0; b < m->map->building_n; b++) {
+        const MapBuilding *mb = &m->map->building[b];
+        if (mb->kind != GOTA_KIND_TOWER || mb->team != team || !m->building_alive[b]) continue;
+        int64_t r = (int64_t)mb->sight_tiles * GOTA_TILE;
+        if (fx_dist2(x, z, mb->x, mb->z) <= r * r) return 1;
+    }
+    return 0;
+}
+
+static int plain_any(const uint8_t *v, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (v[i]) return 1;
+    return 0;
+}
+
+static void plain_mask(const GotaMatch *m, const ContractSlots *cs, int seat, uint8_t *mask)
+{
+    memset(mask, 0, MASK_SIZE);
+    mask[MASK_VERB + VERB_NOOP] = 1;
+    if (cs->self < 0 || m->result != GOTA_RESULT_RUNNING) return;
+    const GotaUnit *me = &m->unit[cs->self];
+    const HeroState *h = &m->hero[seat];
+    if (!me->alive) return;
+    int team = cs->team;
+    uint8_t *row = mask + MASK_ROWS;
+    int ordered = h->channel == 0 && h->stun == 0;   /* commands.c order_blocked, without root */
+    /* row 0: attackTarget (cmd_attack) */
+    if (ordered)
+        for (int k = 1; k < CONTRACT_SLOTS; k++) {
+            int t = cs->unit[k];
+            if (t >= 0 && m->unit[t].alive && unit_hostile(m, cs->self, t) && m->seen[team][t] && unit_attackable(m, t))
+                row[MASK_ROW_ATTACK * CONTRACT_TARGETS + k] = 1;
+        }
+    /* rows 1..4: castTarget per ability; castPoint abilities */
+    int cast_any = 0;
+    for (int a = 0; a < CONTRACT_ABILITIES; a++) {
+        if (!plain_castable(m, seat, me, a)) continue;
+        cast_any = 1;
+        mask[MASK_CAST_POINT_ABILITY + a] = 1;
+        const AbilityDef *d = &HERO_CLASS[h->cls].ability[a];
+        uint8_t *r = row + (MASK_ROW_CAST + a) * CONTRACT_TARGETS;
+        if (d->cast == CAST_SELF || d->range == 0) {
+            r[CSLOT_SELF] = 1;   /* the target is ignored: self stands for it */
+        } else {
+            for (int k = 0; k < CONTRACT_SLOTS; k++)
+                if (cs->unit[k] >= 0 && plain_cast_target_ok(m, me, d, team, cs->unit[k])) r[k] = 1;
+        }
+        mask[MASK_CAST_TARGET_ABILITY + a] = (uint8_t)plain_any(r, CONTRACT_TARGETS);
+    }
+    /* row 5: castPoint anchors: every present object */
+    if (cast_any)
+        for (int k = 0; k < CONTRACT_SLOTS; k++)
+            if (cs->unit[k] >= 0) row[MASK_ROW_CAST_POINT * CONTRACT_TARGETS + k] = 1;
+    /* items */
+    int portal_any = 0;
+    for (int i = 0; i < CONTRACT_ITEMS; i++) {
+        mask[MASK_USE_ITEM + i] = (uint8_t)plain_item_usable(m, seat, cs->self, i);
+        if (plain_portal_usable(m, seat, cs->self, i)) portal_any = 1;
+    }
+    /* row 6: useItemAt anchors inside a living allied tower's sight */
+    if (portal_any)
+        for (int k = 0; k < CONTRACT_SLOTS; k++) {
+            int t = cs->unit[k];
+            if (t >= 0 && plain_portal_covered(m, team, m->unit[t].x, m->unit[t].z))
+                row[MASK_ROW_ITEM_AT * CONTRACT_TARGETS + k] = 1;
+        }
+    int at_any = plain_any(row + MASK_ROW_ITEM_AT * CONTRACT_TARGETS, CONTRACT_TARGETS);
+    for (int i = 0; i < CONTRACT_ITEMS; i++)
+        mask[MASK_USE_ITEM_AT + i] = (uint8_t)(at_any && plain_portal_usable(m, seat, cs->self, i));
+    mask[MASK_VERB + VERB_WALK] = (uint8_t)ordered;
+    mask[MASK_VERB + VERB_ATTACK_MOVE] = (uint8_t)ordered;
+    mask[MASK_VERB + VERB_ATTACK_TARGET] = (uint8_t)plain_any(row + MASK_ROW_ATTACK * CONTRACT_TARGETS, CONTRACT_TARGETS);
+    mask[MASK_VERB + VERB_CAST_TARGET] = (uint8_t)plain_any(mask + MASK_CAST_TARGET_ABILITY, CONTRACT_ABILITIES);
+    mask[MASK_VERB + VERB_CAST_POINT] = (uint8_t)plain_any(mask + MASK_CAST_POINT_ABILITY, CONTRACT_ABILITIES);
+    mask[MASK_VERB + VERB_USE_ITEM] = (uint8_t)plain_any(mask + MASK_USE_ITEM, CONTRACT_ITEMS);
+    mask[MASK_VERB + VERB_USE_ITEM_AT] = (uint8_t)plain_any(mask + MASK_USE_ITEM_AT, CONTRACT_ITEMS);
+}
+
+/* Masks of every seat at bot-played states, as they are and with each hero's
+ * controls, channel, cooldowns, mana, hp and items scrambled. */
+static void test_mask_plain(void)
+{
+    GotaMatch *work = malloc(sizeof *work);
+    static const int64_t seeds[2] = {5, 606};
+    long compared = 0, differ = 0, allowed[CONTRACT_VERBS] = {0}, blocked = 0;
+    for (int si = 0; si < 2; si++) {
+        GotaMatch *m = new_match(seeds[si], 1);
+        if (!m) continue;
+        for (int step = 0; step < 8; step++) {
+            if (gota_match_step(m, 211, NULL) != GOTA_OK) break;
+            for (int variant = 0; variant < 6; variant++) {
+                memcpy(work, m, sizeof *work);
+                if (variant > 0) boost(work);
+                for (int s = 0; variant > 1 && s < SEATS; s++) {
+                    HeroState *h = &work->hero[s];
+                    GotaUnit *u = &work->unit[work->hero_slot[s]];
+                    h->stun = rnd() % 4 == 0 ? 1 + (int32_t)(rnd() % 20) : 0;
+                    h->root = rnd() % 4 == 0 ? 1 + (int32_t)(rnd() % 20) : 0;
+                    h->silence = rnd() % 4 == 0 ? 1 + (int32_t)(rnd() % 20) : 0;
+                    h->channel = rnd() % 5 == 0 ? 1 + (int32_t)(rnd() % 70) : 0;
+                    for (int a = 0; a < HERO_ABILITIES; a++)
+                        if (rnd() % 3 == 0) h->cooldown[a] = (int32_t)(rnd() % 50);
+                    if (rnd() % 3 == 0) h->mana = (int32_t)(rnd() % (uint32_t)(h->max_mana + 1));
+                    if (u->alive && rnd() % 3 == 0) u->hp = 1 + (int32_t)(rnd() % (uint32_t)u->max_hp);
+                    if (rnd() % 4 == 0) h->hp_item_cd = 30;
+                    if (rnd() % 4 == 0) h->mana_item_cd = 30;
+                    if (rnd() % 4 == 0) h->portal_cd = 30;
+                    for (int i = 0; i < CONTRACT_ITEMS; i++)
+                        if (rnd() % 5 == 0) h->item_count[i] = 0;
+                }
+                for (int s = 0; s < SEATS; s++) {
+                    ContractSlots cs;
+                    contract_slots(work, s, &cs);
+                    uint8_t want[MASK_SIZE], got[MASK_SIZE];
+                    plain_mask(work, &cs, s, want);
+                    contract_mask_slots(work, &cs, s, got);
+                    compared++;
+                    differ += memcmp(want, got, MASK_SIZE) != 0;
+                    for (int v = 0; v < CONTRACT_VERBS; v++) allowed[v] += want[MASK_VERB + v];
+                    blocked += cs.self >= 0 && work->unit[cs.self].alive &&
+                               (work->hero[s].stun > 0 || work->hero[s].channel > 0);
+                }
+            }
+        }
+        gota_match_free(m);
+    }
+    printf("  masks vs plain: %ld compared, %ld differ; stunned or channeling %ld; allowed walk %ld attack %ld "
+           "castT %ld castP %ld item %ld itemAt %ld\n", compared, differ, blocked, allowed[VERB_WALK],
+           allowed[VERB_ATTACK_TARGET], allowed[VERB_CAST_TARGET], allowed[VERB_CAST_POINT], allowed[VERB_USE_ITEM],
+           allowed[VERB_USE_ITEM_AT]);
+    CHECK_EQ(differ, 0);
+    CHECK(blocked > 0);
+    for (int v = 1; v < CONTRACT_VERBS; v++) CHECK(allowed[v] > 0);
+    free(work);
+}
+
 /* ---- determinism ---------------------------------------------------------------- */
 static void test_determinism(void)
 {
@@ -1118,6 +1323,7 @@ int main(void)
     test_points();
     test_invalid();
     test_masks();
+    test_mask_plain();
     test_determinism();
     test_team_knowledge();
     test_nearest_ties();
