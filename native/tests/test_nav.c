@@ -1320,6 +1320,46 @@ static void test_collide_deaths(void)
     free(nav);
 }
 
+/* The kept list's own bound: it serves while every body stands within
+ * NAV_KEEP_STRAY (84,000 units) of where it was listed, also when a body died
+ * and the rest are matched to kept ones, and is swept again once one strays
+ * a unit farther; each tick matches the plain passes. */
+static void test_collide_kept_bound(void)
+{
+    MapData *m = field();
+    const int32_t stray = 84000, R = 2 * 16800;
+    int differ = 0;
+    for (int dies = 0; dies < 2; dies++)
+        for (int over = 0; over < 2; over++) {
+            Nav *nav = new_nav();
+            NavBody b[3], plain[3];
+            b[0] = (NavBody){ C(50), C(50), 16800, 1, 0 };
+            b[1] = (NavBody){ C(50), C(50) + 10 * GOTA_TILE, 13200, 1, 0 };     /* far off */
+            b[2] = (NavBody){ C(50) + R + 3 * GOTA_TILE, C(50), 16800, 1, 0 };  /* just past R + NAV_KEEP_MARGIN of b[0] */
+            nav_collide(nav, m, b, 3);
+            CHECK_EQ(nav->pairs.np, 0);
+            int32_t x2 = b[2].x;
+            b[0].x += stray;
+            b[2].x -= stray + over;         /* now R + NAV_MARGIN - over apart */
+            if (dies) b[1] = b[2];          /* body 1 died, body 2 shifted down */
+            int n = 3 - dies;
+            memcpy(plain, b, sizeof b);
+            nav_collide(nav, m, b, n);
+            nav_collide_reference(nav, m, plain, n);
+            differ += memcmp(b, plain, sizeof b) != 0;
+            /* served (renumbered when one died): the bases of then and no
+             * pair; swept again: the positions now and the pair, now near */
+            CHECK_EQ(nav->pairs.n, n);
+            CHECK_EQ(nav->pairs.base_x[0], over ? C(50) + stray : C(50));
+            CHECK_EQ(nav->pairs.base_x[n - 1], over ? b[n - 1].x : x2);
+            CHECK_EQ(nav->pairs.np, over);
+            nav_release(nav);
+            free(nav);
+        }
+    CHECK_EQ(differ, 0);
+    free(m);
+}
+
 /* nav_collide's 32-bit fast path (push_fast, step_in_tile) against the plain
  * passes where it must hand over: crowds at the map's corners and rim tiles,
  * pressed on tile edges and walls, coincident centres, pinned bodies and
@@ -1393,5 +1433,6 @@ int main(void)
     test_collide_ticks();
     test_collide_edges();
     test_collide_deaths();
+    test_collide_kept_bound();
     return check_report("test_nav");
 }
