@@ -398,16 +398,22 @@ int hero_goal_point(const GotaMatch *m, int32_t x, int32_t z, int32_t *gx, int32
         *gz = z;
         return 1;
     }
+    /* the nearest open tile (squared distance, then tile index) in the window:
+     * searched in square rings outward, every tile of ring r at least r*r
+     * away, so once r*r passes the best distance no later ring can win */
     int best = -1, best_d = 0;
-    for (int dz = -NAV_GOAL_SEARCH; dz <= NAV_GOAL_SEARCH; dz++)
-        for (int dx = -NAV_GOAL_SEARCH; dx <= NAV_GOAL_SEARCH; dx++) {
-            int nx = tx + dx, nz = tz + dz;
-            if (!map_in_bounds(nx, nz)) continue;
-            int t = map_index(nx, nz), d = dx * dx + dz * dz;
-            if (!nav_open(&m->nav, m->map, t)) continue;
-            if (best < 0 || d < best_d || (d == best_d && t < best)) {
-                best = t;
-                best_d = d;
+    for (int r = 1; r <= NAV_GOAL_SEARCH && (best < 0 || r * r <= best_d); r++)
+        for (int dz = -r; dz <= r; dz++) {
+            int step = dz == -r || dz == r ? 1 : 2 * r;   /* inner rows: the two ends only */
+            for (int dx = -r; dx <= r; dx += step) {
+                int nx = tx + dx, nz = tz + dz;
+                if (!map_in_bounds(nx, nz)) continue;
+                int t = map_index(nx, nz), d = dx * dx + dz * dz;
+                if (!nav_open(&m->nav, m->map, t)) continue;
+                if (best < 0 || d < best_d || (d == best_d && t < best)) {
+                    best = t;
+                    best_d = d;
+                }
             }
         }
     if (best < 0) return 0;

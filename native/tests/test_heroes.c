@@ -2,7 +2,8 @@
  * test_heroes.c -- heroes and commands with the spec's numbers: the draft,
  * spawn stats, level growth, mana regen, spawn-room recovery, death, respawn
  * and buyback price, basic attack timing, auto-acquire radii and tie order,
- * ranged attacks, walking, refused attacks, every command verb with bad
+ * ranged attacks, walking, the nearest open tile to a blocked goal (against
+ * the plain window scan), refused attacks, every command verb with bad
  * arguments, and a determinism fuzz over 20,000 random commands.
  */
 #include <stdint.h>
@@ -684,6 +685,82 @@ static void test_walk(void)
     gota_match_free(m);
 }
 
+/* hero_goal_point's plain form: every tile of the +-NAV_GOAL_SEARCH window,
+ * nearest by squared distance, then by tile index */
+static int plain_goal_point(const GotaMatch *m, int32_t x, int32_t z, int32_t *gx, int32_t *gz)
+{
+    if (!map_world_inside(x, z)) return 0;
+    int tx = map_tile_of(x), tz = map_tile_of(z);
+    if (map_in_bounds(tx, tz) && nav_open(&m->nav, m->map, map_index(tx, tz))) {
+        *gx = x;
+        *gz = z;
+        return 1;
+    }
+    int best = -1, best_d = 0;
+    for (int dz = -NAV_GOAL_SEARCH; dz <= NAV_GOAL_SEARCH; dz++)
+        for (int dx = -NAV_GOAL_SEARCH; dx <= NAV_GOAL_SEARCH; dx++) {
+            int nx = tx + dx, nz = tz + dz;
+            if (!map_in_bounds(nx, nz)) continue;
+            int t = map_index(nx, nz), d = dx * dx + dz * dz;
+            if (nav_open(&m->nav, m->map, t) && (best < 0 || d < best_d || (d == best_d && t < best))) {
+                best = t;
+                best_d = d;
+            }
+        }
+    if (best < 0) return 0;
+    *gx = map_tile_centre(best % MAP_N);
+    *gz = map_tile_centre(best / MAP_N);
+    return 1;
+}
+
+/* 1 when hero_goal_point and the plain search agree at (x,z) */
+static int goal_point_same(const GotaMatch *m, int32_t x, int32_t z)
+{
+    int32_t ax = -1, az = -1, bx = -1, bz = -1;
+    int a = hero_goal_point(m, x, z, &ax, &az), b = plain_goal_point(m, x, z, &bx, &bz);
+    return a == b && ax == bx && az == bz;
+}
+
+/* The ring search of hero_goal_point against the plain window scan: at every
+ * tile of the map (off-centre points too), then inside hand-blocked squares of
+ * every size up to past the window, where the answer sits on the outer rings
+ * or does not exist. */
+static void test_goal_point(void)
+{
+    int cls[SEATS] = {0, -1, -1, -1, -1, -1, -1, -1, -1, -1};
+    GotaMatch *m = make(5, cls, 1);
+    int bad = 0, blocked = 0;
+    for (int tz = 0; tz < MAP_N; tz++)
+        for (int tx = 0; tx < MAP_N; tx++) {
+            if (!nav_open(&m->nav, m->map, map_index(tx, tz))) blocked++;
+            bad += !goal_point_same(m, wc(tx), wc(tz));
+            bad += !goal_point_same(m, wc(tx) - T / 2 + 1, wc(tz) + T / 2 - 1);
+        }
+    CHECK(blocked > 0);
+    CHECK_EQ(bad, 0);
+    static const int centre[][2] = {{64, 64}, {40, 90}, {100, 30}, {3, 5}, {120, 122}};
+    int none = 0;
+    for (size_t c = 0; c < sizeof centre / sizeof centre[0]; c++)
+        for (int half = 0; half <= NAV_GOAL_SEARCH + 1; half++) {
+            uint8_t keep[MAP_TILES];
+            memcpy(keep, m->nav.occupied, sizeof keep);
+            int cx = centre[c][0] % MAP_N, cz = centre[c][1] % MAP_N;
+            for (int z = cz - half; z <= cz + half; z++)
+                for (int x = cx - half + (int)c % 2; x <= cx + half; x++)   /* odd centres: off by one */
+                    if (map_in_bounds(x, z)) m->nav.occupied[map_index(x, z)] = 1;
+            for (int dz = -half; dz <= half; dz++)
+                for (int dx = -half; dx <= half; dx++) {
+                    bad += !goal_point_same(m, wc(cx + dx), wc(cz + dz));
+                    int32_t gx, gz;
+                    none += !hero_goal_point(m, wc(cx + dx), wc(cz + dz), &gx, &gz);
+                }
+            memcpy(m->nav.occupied, keep, sizeof keep);
+        }
+    CHECK_EQ(bad, 0);
+    CHECK(none > 0);   /* the largest squares leave no open tile in the window */
+    gota_match_free(m);
+}
+
 /* ---- commands ---------------------------------------------------------- */
 static int building_slot(const GotaMatch *m, int team, int lane, int tier)
 {
@@ -1010,6 +1087,7 @@ int main(void)
     test_attack_timing();
     test_acquire();
     test_walk();
+    test_goal_point();
     test_commands();
     test_fuzz();
     test_skirmish();
