@@ -11,6 +11,11 @@
  * observations and masks of the new state are written. A restart frees the
  * match and creates a new one from the lane's config (seed, bot seats), so a
  * restarted lane is byte-identical to a fresh match with that seed.
+ *
+ * Lanes step with match_step_lazy: the observations read facings through
+ * nav_facing_of, so the write-back of every moving unit's facing is paid only
+ * when gota_batch_lane_match hands a match out (the lane hash reads through
+ * nav_facing_of as well).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -240,7 +245,7 @@ static int lane_step(GotaBatch *b, int32_t i)
             else
                 contract_act(m, seat, heads);
         }
-        int err = gota_match_step(m, b->action_ticks, NULL);
+        int err = match_step_lazy(m, b->action_ticks, NULL);
         if (err != GOTA_OK) return err;
     }
     int finished = m->result != GOTA_RESULT_RUNNING;
@@ -631,6 +636,9 @@ int gota_batch_lane_match(const GotaBatch *b, int32_t lane, const GotaMatch **ou
 {
     if (!b || !out) return GOTA_ERR_NULL;
     if (lane < 0 || lane >= b->lanes) return GOTA_ERR_INDEX;
-    *out = b->lane[lane].match;
-    return *out ? GOTA_OK : GOTA_ERR_INTERNAL;
+    GotaMatch *m = b->lane[lane].match;
+    if (!m) return GOTA_ERR_INTERNAL;
+    match_settle_facings(m);   /* lanes step lazily: GotaUnit.facing is read from here on */
+    *out = m;
+    return GOTA_OK;
 }

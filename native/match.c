@@ -361,12 +361,12 @@ static void match_tick(GotaMatch *m)
 
 /* GotaUnit.facing is read from outside between steps: write back every
  * facing nav_steer kept lazily */
-static void settle_facings(GotaMatch *m)
+void match_settle_facings(GotaMatch *m)
 {
     for (int i = 0; i < m->unit_n; i++) nav_facing_settle(&m->unit[i].facing, &m->st[i].face);
 }
 
-int gota_match_step(GotaMatch *m, int32_t ticks, int32_t *ran)
+int match_step_lazy(GotaMatch *m, int32_t ticks, int32_t *ran)
 {
     if (ran) *ran = 0;
     if (!m) return GOTA_ERR_NULL;
@@ -377,9 +377,15 @@ int gota_match_step(GotaMatch *m, int32_t ticks, int32_t *ran)
         match_tick(m);
         done++;
     }
-    settle_facings(m);
     if (ran) *ran = done;
     return GOTA_OK;
+}
+
+int gota_match_step(GotaMatch *m, int32_t ticks, int32_t *ran)
+{
+    int err = match_step_lazy(m, ticks, ran);
+    if (err == GOTA_OK) match_settle_facings(m);
+    return err;
 }
 
 /* ---- inspection --------------------------------------------------------- */

@@ -78,6 +78,7 @@ typedef struct {
     int32_t stuck;          /* ticks without progress */
     NavFacing face;         /* with GotaUnit.facing: the steering direction (nav_steer); */
                             /* GotaUnit.facing is up to date at the end of gota_match_step */
+                            /* (a lane's match: once handed out, see match_step_lazy) */
 } UnitState;
 
 enum { HIT_ATTACK = 0, HIT_ABILITY = 1, HIT_ITEM = 2 };
@@ -199,6 +200,12 @@ void match_event(GotaMatch *m, int type, int slot, int other_id, int value);
 void match_buckets_build(GotaMatch *m);
 /* m->seen from the current team grids (phase_vision; tests compare it). */
 void match_update_seen(GotaMatch *m);
+/* gota_match_step without writing back the facings steering keeps lazily:
+ * for the arena's lanes, whose observations read facings through
+ * nav_facing_of; whoever hands such a match out calls match_settle_facings
+ * first, so GotaUnit.facing is right wherever the match is seen from outside. */
+int match_step_lazy(GotaMatch *m, int32_t ticks, int32_t *ran);
+void match_settle_facings(GotaMatch *m);
 int unit_attack_reach_ok(const GotaMatch *m, int attacker, int target, int32_t ax, int32_t az);
 /* Squared distance from (x,z) to the nearest point of a building's footprint tiles. */
 int64_t unit_footprint_dist2(const MapBuilding *b, int32_t x, int32_t z);

@@ -1,6 +1,6 @@
 /* test_batch.c -- the lockstep batch: agent counts, seeds, sides and
  * opponents, lane restarts and stats, lane isolation, thread independence,
- * bad inputs. */
+ * bad inputs, and settled facings in a handed-out lane match. */
 #include <stdlib.h>
 #include <string.h>
 #include "check.h"
@@ -545,6 +545,80 @@ static void test_learner_bot_and_seed(void)
     gota_batch_free(b);
 }
 
+/* Units of lane i whose facing steering left lazy (GotaUnit.facing stale). */
+static int lane_lazy_facings(const GotaBatch *b, int32_t i)
+{
+    const GotaMatch *m = b->lane[i].match;
+    int n = 0;
+    for (int k = 0; k < m->unit_n; k++) n += m->st[k].face.lazy;
+    return n;
+}
+
+/* Lanes step without writing facings back (match_step_lazy); a handed-out
+ * match must read like one stepped by gota_match_step: with noop actions
+ * against plain matches of the same seeds, then after random actions against
+ * the facings nav_facing_of gave before the hand-out, the lane hash unchanged. */
+static void test_lane_match_settled(void)
+{
+    enum { LANES = 2, TICKS = 4 };
+    GotaBatch *b = make(LANES, TICKS, 1, 1, BASE, 1, 2400);
+    Bufs f;
+    bufs_alloc(&f, b);
+    CHECK_EQ(gota_batch_reset(b, 4, &f.io), GOTA_OK);
+    GotaMatch *plain[LANES];
+    for (int32_t i = 0; i < LANES; i++) {
+        GotaConfig cfg = b->base;
+        cfg.seed = b->lane[i].seed;
+        for (int k = 0; k < GOTA_SEATS; k++) cfg.bot[k] = GOTA_BOT_EXTERNAL;
+        int err = -99;
+        plain[i] = gota_match_new(&cfg, &err);
+        CHECK_EQ(err, GOTA_OK);
+    }
+    for (int step = 0; step < 40; step++) {
+        CHECK_EQ(gota_batch_step(b, f.actions, f.actions_n, &f.io), GOTA_OK);   /* all noops */
+        for (int32_t i = 0; i < LANES; i++) CHECK_EQ(gota_match_step(plain[i], TICKS, NULL), GOTA_OK);
+    }
+    for (int32_t i = 0; i < LANES; i++) {
+        CHECK(lane_lazy_facings(b, i) > 0);
+        const GotaMatch *m = NULL;
+        CHECK_EQ(gota_batch_lane_match(b, i, &m), GOTA_OK);
+        CHECK_EQ(lane_lazy_facings(b, i), 0);
+        const GotaUnit *lu = NULL, *pu = NULL;
+        int32_t ln = 0, pn = -1;
+        CHECK_EQ(gota_match_units(m, &lu, &ln), GOTA_OK);
+        CHECK_EQ(gota_match_units(plain[i], &pu, &pn), GOTA_OK);
+        CHECK_EQ(ln, pn);
+        int differ = 0;
+        for (int k = 0; k < ln && k < pn; k++)
+            differ += lu[k].id != pu[k].id || lu[k].x != pu[k].x || lu[k].z != pu[k].z || lu[k].facing != pu[k].facing;
+        CHECK_EQ(differ, 0);
+        gota_match_free(plain[i]);
+    }
+    rng_state = 11;
+    for (int step = 0; step < 30; step++) {
+        random_actions(f.actions, LANES * 10);
+        CHECK_EQ(gota_batch_step(b, f.actions, f.actions_n, &f.io), GOTA_OK);
+    }
+    for (int32_t i = 0; i < LANES; i++) {
+        const GotaMatch *lane = b->lane[i].match;
+        int32_t facing[GOTA_MAX_UNITS];
+        for (int k = 0; k < lane->unit_n; k++) facing[k] = nav_facing_of(lane->unit[k].facing, &lane->st[k].face);
+        CHECK(lane_lazy_facings(b, i) > 0);
+        uint64_t before = 0, after = 1;
+        CHECK_EQ(gota_batch_lane_hash(b, i, &before), GOTA_OK);
+        const GotaMatch *m = NULL;
+        CHECK_EQ(gota_batch_lane_match(b, i, &m), GOTA_OK);
+        CHECK_EQ(lane_lazy_facings(b, i), 0);
+        int differ = 0;
+        for (int k = 0; k < m->unit_n; k++) differ += m->unit[k].facing != facing[k];
+        CHECK_EQ(differ, 0);
+        CHECK_EQ(gota_batch_lane_hash(b, i, &after), GOTA_OK);
+        CHECK(before == after);
+    }
+    bufs_free(&f);
+    gota_batch_free(b);
+}
+
 int main(void)
 {
     test_counts();
@@ -558,5 +632,6 @@ int main(void)
     test_bad_inputs();
     test_set_opponent();
     test_learner_bot_and_seed();
+    test_lane_match_settled();
     return check_report("test_batch");
 }
