@@ -45,29 +45,12 @@ static int order_blocked(const GotaMatch *m, int seat, int slot, int movement)
     return GOTA_ACT_OK;
 }
 
-/* hero_goal_point's yes or no alone: inside the map and an open tile within
- * +-NAV_GOAL_SEARCH of the point's tile. Which tile is nearest matters only
- * to the plan, so the scan stops at the first open one, nearest rows first. */
-static int goal_point_ok(const GotaMatch *m, int32_t x, int32_t z)
-{
-    if (!map_world_inside(x, z)) return 0;
-    int tx = map_tile_of(x), tz = map_tile_of(z);
-    int x0 = tx - NAV_GOAL_SEARCH < 0 ? 0 : tx - NAV_GOAL_SEARCH;
-    int x1 = tx + NAV_GOAL_SEARCH >= MAP_N ? MAP_N - 1 : tx + NAV_GOAL_SEARCH;
-    for (int i = 0; i <= 2 * NAV_GOAL_SEARCH; i++) {
-        int nz = tz + (i & 1 ? -(i + 1) / 2 : i / 2);   /* rows 0, -1, +1, -2, +2, ... */
-        if (nz < 0 || nz >= MAP_N) continue;
-        for (int nx = x0; nx <= x1; nx++)
-            if (nav_open(&m->nav, m->map, map_index(nx, nz))) return 1;
-    }
-    return 0;
-}
-
 static int cmd_move(GotaMatch *m, int seat, int slot, int order, int32_t x, int32_t z)
 {
     int err = order_blocked(m, seat, slot, 1);
     if (err != GOTA_ACT_OK) return err;
-    if (!goal_point_ok(m, x, z)) return GOTA_ACT_BAD_POINT;   /* outside, or no open tile near */
+    int32_t gx, gz;
+    if (!hero_goal_point(m, x, z, &gx, &gz)) return GOTA_ACT_BAD_POINT;   /* outside, or no open tile near */
     hero_order(m, seat, order, x, z, -1);
     return GOTA_ACT_OK;
 }

@@ -1,7 +1,8 @@
 /*
  * test_commands.c -- gota_match_command (commands.c) against plain
  * computations: a walk or attack-move is refused BAD_POINT exactly when
- * hero_goal_point finds no goal (commands.c answers with an early-exit scan).
+ * hero_goal_point finds no goal (its ring search, checked against the plain
+ * window scan in test_heroes, decides the command too).
  *
  * White box: blocks of tiles are marked occupied by hand so that points deep
  * inside, at the edge of the +-NAV_GOAL_SEARCH window and near the map rim
