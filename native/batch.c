@@ -17,8 +17,10 @@
  * when gota_batch_lane_match hands a match out (the lane hash reads through
  * nav_facing_of as well).
  */
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include "batch.h"
 #include "world.h"
@@ -26,6 +28,9 @@
 #include "basic.h"
 
 #define BATCH_WORKER_STACK (2u << 20)   /* bytes */
+/* how long the caller polls for the workers' last lanes before it sleeps:
+ * about one lane's step, less than the wake-up of a sleeping thread costs */
+#define BATCH_CALLER_SPIN_NS 200000
 
 /* ---- lanes ------------------------------------------------------------- */
 static int32_t lane_learner_team(int64_t seed)
@@ -290,17 +295,47 @@ static int lane_run_job(GotaBatch *b, int job, int32_t i, NavSearch *search)
 }
 
 /* ---- the thread pool ---------------------------------------------------- */
-/* Take lanes until none is left. Called and returns with the pool mutex held. */
+static int64_t clock_ns(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
+}
+
+/* Take lanes until none is left, timing each one when other threads share the
+ * job (the next job's order). Called and returns with the pool mutex held. */
 static void pool_drain(GotaBatch *b, NavSearch *search)
 {
     BatchPool *p = &b->pool;
-    int job = p->job;
+    int job = p->job, timed = p->workers > 0;
     while (p->next_lane < b->lanes) {
-        int32_t i = p->next_lane++;
+        int32_t i = p->turn[p->next_lane++].lane;
         pthread_mutex_unlock(&p->mu);
+        int64_t start = timed ? clock_ns() : 0;
         b->lane[i].err = lane_run_job(b, job, i, search);
+        if (timed) b->lane[i].cost_ns = clock_ns() - start;
         pthread_mutex_lock(&p->mu);
     }
+}
+
+/* longest last job first; lane order among equals */
+static int turn_before(const void *x, const void *y)
+{
+    const BatchTurn *a = x, *b = y;
+    if (a->cost_ns != b->cost_ns) return a->cost_ns > b->cost_ns ? -1 : 1;
+    return (a->lane > b->lane) - (a->lane < b->lane);
+}
+
+/* The hand-out order of the next job. Which thread runs a lane never changes
+ * what the lane writes, so the order is free to follow the clock. */
+static void pool_order(GotaBatch *b)
+{
+    BatchPool *p = &b->pool;
+    for (int32_t i = 0; i < b->lanes; i++) {
+        p->turn[i].lane = i;
+        p->turn[i].cost_ns = b->lane[i].cost_ns;
+    }
+    if (p->workers > 0) qsort(p->turn, (size_t)b->lanes, sizeof *p->turn, turn_before);
 }
 
 typedef struct {
@@ -320,7 +355,7 @@ static void *pool_worker(void *arg)
         seen = p->generation;
         if (p->job == BATCH_JOB_EXIT) break;
         pool_drain(b, search);
-        if (--p->busy == 0) pthread_cond_signal(&p->done);
+        if (atomic_fetch_sub(&p->busy, 1) == 1) pthread_cond_signal(&p->done);
     }
     pthread_mutex_unlock(&p->mu);
     return NULL;
@@ -347,7 +382,8 @@ static int pool_start(GotaBatch *b)
     }
     b->pool_ready = 1;
     p->search = calloc((size_t)b->threads, sizeof *p->search);
-    if (!p->search) return GOTA_ERR_NOMEM;
+    p->turn = malloc((size_t)b->lanes * sizeof *p->turn);
+    if (!p->search || !p->turn) return GOTA_ERR_NOMEM;
     int32_t want = b->threads - 1;
     if (want > 0) {
         p->worker = calloc((size_t)want, sizeof *p->worker);
@@ -384,8 +420,10 @@ static void pool_stop(GotaBatch *b)
     for (int32_t k = 0; k < p->workers; k++) pthread_join(p->worker[k], NULL);
     free(p->worker);
     free(p->search);
+    free(p->turn);
     p->worker = NULL;
     p->search = NULL;
+    p->turn = NULL;
     p->workers = p->started = 0;
     pthread_cond_destroy(&p->done);
     pthread_cond_destroy(&p->wake);
@@ -398,14 +436,23 @@ static void pool_stop(GotaBatch *b)
 static int pool_run(GotaBatch *b, int job)
 {
     BatchPool *p = &b->pool;
+    pool_order(b);
     pthread_mutex_lock(&p->mu);
     p->job = job;
     p->next_lane = 0;
-    p->busy = p->workers;
+    atomic_store(&p->busy, p->workers);
     p->generation++;
     if (p->workers) pthread_cond_broadcast(&p->wake);
     pool_drain(b, &p->search[0]);
-    while (p->busy > 0) pthread_cond_wait(&p->done, &p->mu);
+    if (atomic_load(&p->busy) > 0) {
+        /* the workers are on their last lanes: poll a while, unlocked (they
+         * take the mutex to finish), before paying for a wake-up */
+        pthread_mutex_unlock(&p->mu);
+        int64_t until = clock_ns() + BATCH_CALLER_SPIN_NS;
+        while (atomic_load(&p->busy) > 0 && clock_ns() < until) sched_yield();
+        pthread_mutex_lock(&p->mu);
+    }
+    while (atomic_load(&p->busy) > 0) pthread_cond_wait(&p->done, &p->mu);
     p->job = BATCH_JOB_NONE;
     pthread_mutex_unlock(&p->mu);
     for (int32_t i = 0; i < b->lanes; i++)

@@ -4,13 +4,15 @@
  *
  * A GotaBatch owns N lanes, each one GotaMatch plus its episode bookkeeping,
  * and a persistent pool of worker threads. A step hands the lanes out one at a
- * time (a counter under the pool mutex); each lane touches only its own match
+ * time (a counter under the pool mutex), the lanes that took longest in the
+ * last job first, so the threads finish together; each lane touches only its own match
  * and its own slices of the caller's buffers, so the bytes written do not
  * depend on which thread ran which lane, or on how many threads there are.
  */
 #ifndef GOTA_BATCH_H
 #define GOTA_BATCH_H
 #include <stdint.h>
+#include <stdatomic.h>
 #include <pthread.h>
 #include "gota.h"
 #include "nav.h"
@@ -32,7 +34,14 @@ typedef struct {
     NavSearch *search;        /* the A* scratch lent while a thread runs the lane's job */
     ContractSlots *slots;     /* per agent row: the slot table of the last observation */
     int slots_ready;          /* slots were written for the running match's current state */
+    int64_t cost_ns;          /* wall time of this lane's last job (pools with workers only) */
 } BatchLane;
+
+/* a lane in the hand-out order of a job */
+typedef struct {
+    int64_t cost_ns;
+    int32_t lane;
+} BatchTurn;
 
 enum { BATCH_JOB_NONE = 0, BATCH_JOB_RESET, BATCH_JOB_STEP, BATCH_JOB_EXIT };
 
@@ -46,8 +55,9 @@ typedef struct {
     int32_t started;          /* workers that took their scratch */
     uint64_t generation;      /* bumps once per job */
     int job;                  /* BATCH_JOB_* */
-    int32_t next_lane;        /* next lane to hand out */
-    int32_t busy;             /* workers still inside the current job */
+    BatchTurn *turn;          /* the lanes in hand-out order: longest last job first */
+    int32_t next_lane;        /* next turn to hand out */
+    atomic_int busy;          /* workers still inside the current job (written under mu) */
 } BatchPool;
 
 struct GotaBatch {
