@@ -68,20 +68,21 @@ static int lane_start(GotaBatch *b, BatchLane *L, int64_t seed)
     for (int k = 0; k < GOTA_SEATS; k++)
         cfg.bot[k] = k / 5 == learner ? L->learner_bot : opponent;
     int err = GOTA_OK;
-    GotaMatch *m = gota_match_new(&cfg, &err);
-    if (!m) return err != GOTA_OK ? err : GOTA_ERR_INTERNAL;
-    if (opponent == GOTA_BOT_SCRIPT || L->learner_bot == GOTA_BOT_SCRIPT) {
+    /* a restart renews the lane's match in place: no allocator churn per episode */
+    GotaMatch *m = L->match;
+    if (m) err = match_renew(m, &cfg);
+    else if (!(m = gota_match_new(&cfg, &err))) return err != GOTA_OK ? err : GOTA_ERR_INTERNAL;
+    if (err == GOTA_OK && (opponent == GOTA_BOT_SCRIPT || L->learner_bot == GOTA_BOT_SCRIPT)) {
         /* script seats: a VM each, then the reset again so the scripts draft */
         for (int k = 0; k < GOTA_SEATS && err == GOTA_OK; k++)
             if (cfg.bot[k] == GOTA_BOT_SCRIPT)
                 err = gota_match_set_script(m, k, k / 5 == learner ? L->learner_script : L->opponent_script);
         if (err == GOTA_OK) err = gota_match_reset(m, seed);
-        if (err != GOTA_OK) {
-            gota_match_free(m);
-            return err;
-        }
     }
-    gota_match_free(L->match);
+    if (err != GOTA_OK) {
+        if (m != L->match) gota_match_free(m);
+        return err;
+    }
     L->match = m;
     nav_lend_search(&m->nav, L->search);
     L->seed = seed;

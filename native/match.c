@@ -193,6 +193,15 @@ GotaMatch *gota_match_new(const GotaConfig *cfg, int *err)
     return m;
 }
 
+int match_renew(GotaMatch *m, const GotaConfig *cfg)
+{
+    int code = config_check(cfg);
+    if (code != GOTA_OK) return code;
+    scripts_free(m);    /* a script seat gets its VM after the renewal */
+    m->cfg = *cfg;
+    return gota_match_reset(m, cfg->seed);
+}
+
 void gota_match_free(GotaMatch *m)
 {
     if (!m) return;

@@ -205,6 +205,10 @@ void match_update_seen(GotaMatch *m);
  * nav_facing_of; whoever hands such a match out calls match_settle_facings
  * first, so GotaUnit.facing is right wherever the match is seen from outside. */
 int match_step_lazy(GotaMatch *m, int32_t ticks, int32_t *ran);
+/* gota_match_new(cfg) in the memory of m: the same bytes as a new match,
+ * without script VMs (as new) and without freeing or allocating the match.
+ * An error leaves m as it was when cfg is refused, else freshly reset. */
+int match_renew(GotaMatch *m, const GotaConfig *cfg);
 void match_settle_facings(GotaMatch *m);
 int unit_attack_reach_ok(const GotaMatch *m, int attacker, int target, int32_t ax, int32_t az);
 /* Squared distance from (x,z) to the nearest point of a building's footprint tiles. */

@@ -474,6 +474,50 @@ static void test_determinism_and_isolation(void)
     gota_match_free(other);
 }
 
+/* match_renew (a lane's restart) gives the match gota_match_new gives: same
+ * hash, config and play, whatever the match played before, with its script
+ * seats' VMs gone; a refused config changes nothing. */
+static void test_renew(void)
+{
+    GotaConfig played, next;
+    gota_config_default(&played);
+    played.seed = 5;
+    for (int k = 0; k < 10; k++) played.bot[k] = k < 5 ? GOTA_BOT_BASE : GOTA_BOT_RANDOM;
+    next = played;
+    next.seed = 8;
+    next.max_ticks = 4000;
+    next.upkeep = 1;
+    for (int k = 0; k < 10; k++) next.bot[k] = k % 3 == 0 ? GOTA_BOT_EXTERNAL : GOTA_BOT_BASE;
+    int err;
+    GotaMatch *a = gota_match_new(&played, &err);
+    GotaMatch *fresh = gota_match_new(&next, &err);
+    int32_t ran;
+    gota_match_step(a, 2500, &ran);
+    uint64_t ha, hf;
+    GotaConfig bad = next;
+    bad.max_ticks = 0;
+    gota_match_hash(a, &hf);
+    CHECK_EQ(match_renew(a, &bad), GOTA_ERR_RANGE);
+    gota_match_hash(a, &ha);
+    CHECK(ha == hf);
+    CHECK_EQ(match_renew(a, &next), GOTA_OK);
+    gota_match_hash(a, &ha);
+    gota_match_hash(fresh, &hf);
+    CHECK(ha == hf);
+    GotaConfig ca, cf;
+    gota_match_config(a, &ca);
+    gota_match_config(fresh, &cf);
+    CHECK(memcmp(&ca, &cf, sizeof ca) == 0);
+    for (int k = 0; k < 10; k++) CHECK(a->script[k] == NULL);
+    gota_match_step(a, 3000, &ran);
+    gota_match_step(fresh, 3000, &ran);
+    gota_match_hash(a, &ha);
+    gota_match_hash(fresh, &hf);
+    CHECK(ha == hf);
+    gota_match_free(a);
+    gota_match_free(fresh);
+}
+
 static void test_creeps_push(void)
 {
     /* creep-only match: waves meet, fight and push; structures fall over time */
@@ -636,6 +680,7 @@ int main(void)
     test_game_end();
     test_corpses();
     test_determinism_and_isolation();
+    test_renew();
     test_creeps_push();
     test_facings_settled_after_steps();
     test_creeps_and_fighting_neutrals();
