@@ -8,9 +8,10 @@
  * held between decisions), the match runs action_ticks ticks (fewer when it
  * ends), the per-team reward signals and leaderboard rewards are computed, a
  * finished lane records its stats and restarts with its next seed, and the
- * observations and masks of the new state are written. A restart frees the
- * match and creates a new one from the lane's config (seed, bot seats), so a
- * restarted lane is byte-identical to a fresh match with that seed.
+ * observations and masks of the new state are written. A restart renews the
+ * lane's match in place from the lane's config (seed, bot seats; match_renew),
+ * so a restarted lane is byte-identical to a fresh match with that seed and
+ * an episode allocates nothing.
  *
  * Lanes step with match_step_lazy: the observations read facings through
  * nav_facing_of, so the write-back of every moving unit's facing is paid only
