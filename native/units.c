@@ -394,11 +394,11 @@ void unit_move_toward(GotaMatch *m, int slot, int32_t gx, int32_t gz)
 {
     GotaUnit *u = &m->unit[slot];
     UnitState *s = &m->st[slot];
-    /* the cheap tests first: the goal's tile (two divisions) is looked up
-     * only when nothing else already asks for a replan */
+    /* the cheap tests first: the goal's tile (divisions) is looked up only
+     * when nothing else already asks for a replan */
     if (m->tick >= s->replan_tick &&
         (s->path_i >= s->path.n || s->path_revision != m->nav.revision || s->stuck >= CREEP_STUCK_TICKS ||
-         map_index_of(gx, gz) != map_index_of(s->goal_x, s->goal_z)))
+         unit_goal_tile_changed(gx, gz, s->goal_x, s->goal_z)))
         plan(m, slot, gx, gz);
     if (s->path_i >= s->path.n) return;
     int32_t px = u->x, pz = u->z;

@@ -250,6 +250,13 @@ static inline int unit_attackable(const GotaMatch *m, int slot)
     if (u->kind == GOTA_KIND_NEUTRAL) return !camp_returning(m, slot);
     return 1;
 }
+/* unit_move_toward's replan test: the goal (gx, gz) lies on another tile than
+ * the planned one (ox, oz). Goals mostly repeat exactly (a waypoint, a
+ * standing target): equal points skip the divisions. */
+static inline int unit_goal_tile_changed(int32_t gx, int32_t gz, int32_t ox, int32_t oz)
+{
+    return (gx != ox || gz != oz) && map_index_of(gx, gz) != map_index_of(ox, oz);
+}
 void unit_move_toward(GotaMatch *m, int slot, int32_t gx, int32_t gz);
 void unit_swing(GotaMatch *m, int slot, int target);
 static inline void unit_stop_swing(GotaMatch *m, int slot)
