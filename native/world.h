@@ -286,6 +286,19 @@ void structures_sync(GotaMatch *m);
 void towers_update(GotaMatch *m);
 void structure_destroyed(GotaMatch *m, int slot, int killer);
 
+/* heroes.c */
+/* The buildings each team's heroes may acquire, for one heroes phase: the
+ * exposed ones of neither the team's side of the map nor its unit team, in
+ * building order. */
+typedef struct {
+    uint8_t n[2];
+    uint8_t building[2][MAP_BUILDINGS];
+} HeroEnemyBuildings;
+void hero_enemy_buildings(const GotaMatch *m, HeroEnemyBuildings *out);
+/* Auto-acquire of a red or blue hero: the nearest valid hostile unit within
+ * its radius (snapshot positions) or building of `enemy`; -1 when none. */
+int hero_acquire(const GotaMatch *m, int slot, int attack_move, const HeroEnemyBuildings *enemy);
+
 /* creeps.c */
 void creeps_spawn_wave(GotaMatch *m);
 void creeps_update(GotaMatch *m);
