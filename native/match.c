@@ -287,11 +287,7 @@ static void phase_vision(GotaMatch *m)
 static void phase_snapshot(GotaMatch *m)
 {
     scripts_snapshot(m);   /* velocities for the scripts (only when a script plays) */
-    for (int i = 0; i < m->unit_n; i++) {
-        m->snap_x[i] = m->unit[i].x;
-        m->snap_z[i] = m->unit[i].z;
-    }
-    match_buckets_build(m);
+    match_snapshot(m);
 }
 
 /* Corpse cleanup, then collision: one pass over the slots does both, since

@@ -119,7 +119,7 @@ struct GotaMatch {
     uint8_t seen[2][GOTA_MAX_UNITS];   /* this tick: team sees the unit (own units always) */
     int32_t killer[GOTA_MAX_UNITS];    /* this tick: slot whose hit took the unit to 0 HP, -1 none */
 
-    /* spatial buckets over the snapshot: units of bucket b are
+    /* spatial buckets over the snapshot (match_snapshot): units of bucket b are
      * bucket_item[bucket_start[b] .. bucket_end[b]) in slot order, the buckets
      * in index order; both 0 for an empty bucket. Kept from build to build
      * (a build moves only the units whose bucket or class changed); the
@@ -197,7 +197,8 @@ static inline void match_scan_hostile(const GotaMatch *m, int from, int32_t radi
 typedef struct { int slot; int64_t d2; } Nearest;
 void nearest_offer(const GotaMatch *m, Nearest *n, int j, int64_t d2);
 void match_event(GotaMatch *m, int type, int slot, int other_id, int value);
-void match_buckets_build(GotaMatch *m);
+/* snap_x/snap_z from the units' positions, and the buckets over them */
+void match_snapshot(GotaMatch *m);
 /* m->seen from the current team grids (phase_vision; tests compare it). */
 void match_update_seen(GotaMatch *m);
 /* gota_match_step without writing back the facings steering keeps lazily:

@@ -1137,10 +1137,8 @@ static void test_acquire_lists(void)
                 }
                 m->seen[0][j] = (uint8_t)(fuzz_next(&r) % 4 != 0);
                 m->seen[1][j] = (uint8_t)(fuzz_next(&r) % 4 != 0);
-                m->snap_x[j] = m->unit[j].x;
-                m->snap_z[j] = m->unit[j].z;
             }
-            match_buckets_build(m);
+            match_snapshot(m);
             HeroEnemyBuildings lists;
             hero_enemy_buildings(m, &lists);
             for (int seat = 0; seat < SEATS; seat++)

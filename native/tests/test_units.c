@@ -68,11 +68,7 @@ static void compare_scans(GotaMatch *m)
 
 static void snapshot(GotaMatch *m)
 {
-    for (int i = 0; i < m->unit_n; i++) {
-        m->snap_x[i] = m->unit[i].x;
-        m->snap_z[i] = m->unit[i].z;
-    }
-    match_buckets_build(m);
+    match_snapshot(m);
 }
 
 /* Real matches at several moments, then the same units scattered: clusters,
