@@ -288,9 +288,9 @@ void towers_update(GotaMatch *m);
 void structure_destroyed(GotaMatch *m, int slot, int killer);
 
 /* heroes.c */
-/* The buildings each team's heroes may acquire, for one heroes phase: the
- * exposed ones of neither the team's side of the map nor its unit team, in
- * building order. */
+/* The buildings each team's heroes may acquire, for one heroes phase (none
+ * is exposed or hidden during it): in building order, the exposed ones whose
+ * map side and unit team both differ from the team. */
 typedef struct {
     uint8_t n[2];
     uint8_t building[2][MAP_BUILDINGS];
