@@ -485,7 +485,21 @@ static void acquire_visit(const GotaMatch *m, int from, int j, int64_t d2, void 
     acquire_offer(m, a, j, d2, m->snap_x[j], m->snap_z[j]);
 }
 
-static int hero_acquire(const GotaMatch *m, int slot, int attack_move)
+void hero_enemy_buildings(const GotaMatch *m, HeroEnemyBuildings *out)
+{
+    const MapData *map = m->map;
+    int n[2] = {0, 0};
+    for (int i = 0; i < map->building_n; i++) {
+        const GotaUnit *bu = &m->unit[m->building_slot[i]];
+        if (!bu->exposed) continue;   /* unexposed buildings fail target_valid */
+        for (int team = 0; team < 2; team++)
+            if (map->building[i].team != team && bu->team != team) out->building[team][n[team]++] = (uint8_t)i;
+    }
+    out->n[0] = (uint8_t)n[0];
+    out->n[1] = (uint8_t)n[1];
+}
+
+int hero_acquire(const GotaMatch *m, int slot, int attack_move, const HeroEnemyBuildings *enemy)
 {
     const GotaUnit *u = &m->unit[slot];
     int32_t radius = HERO_CLASS[u->sub].style != STYLE_MELEE ? u->range
@@ -494,19 +508,13 @@ static int hero_acquire(const GotaMatch *m, int slot, int attack_move)
     Acquire a = {-1, 0, 0, 0, u->team, attack_move, (int64_t)radius * radius};
     match_scan_hostile(m, slot, radius, acquire_visit, &a);
     int32_t x = m->snap_x[slot], z = m->snap_z[slot];
-    int team = u->team;
-    /* a hero's team is red or blue: only the other team's buildings can pass */
-    const MapData *map = m->map;
-    const uint8_t *enemy = team == GOTA_TEAM_RED || team == GOTA_TEAM_BLUE ? map->enemy_building[team] : NULL;
-    int n = enemy ? map->enemy_building_n[team] : map->building_n;
-    for (int k = 0; k < n; k++) {
-        int i = enemy ? enemy[k] : k;
+    int team = u->team;   /* a hero's team is red or blue */
+    for (int k = 0; k < enemy->n[team]; k++) {
+        int i = enemy->building[team][k];
         int b = m->building_slot[i];
         const GotaUnit *bu = &m->unit[b];
-        /* own and unexposed buildings fail target_valid: skip them before the
-         * call; then the distance (pure, like target_valid), which rules out
-         * most, the footprint's box first (never farther than the footprint) */
-        if (bu->team == team || !bu->exposed) continue;
+        /* the distance first (pure, like target_valid), which rules out most,
+         * the footprint's box first (never farther than the footprint) */
         int god = bu->kind == GOTA_KIND_GOD;
         if (!god && unit_building_box_dist2(m, i, x, z) > a.r2) continue;
         int64_t d2 = god ? fx_dist2(x, z, bu->x, bu->z) : unit_building_dist2(m, i, x, z);
@@ -534,7 +542,7 @@ static int hero_walk(GotaMatch *m, int seat, int slot, int32_t x, int32_t z)
            fx_dist2(u->x, u->z, h->walk_gx, h->walk_gz) <= (int64_t)NAV_REACH * NAV_REACH;
 }
 
-static void hero_update(GotaMatch *m, int seat, int slot)
+static void hero_update(GotaMatch *m, int seat, int slot, const HeroEnemyBuildings *enemy)
 {
     HeroState *h = &m->hero[seat];
     GotaUnit *u = &m->unit[slot];
@@ -555,7 +563,7 @@ static void hero_update(GotaMatch *m, int seat, int slot)
         t = -1;
     }
     if (t < 0 && h->order != ORDER_WALK) {
-        t = hero_acquire(m, slot, h->order == ORDER_ATTACK_MOVE);
+        t = hero_acquire(m, slot, h->order == ORDER_ATTACK_MOVE, enemy);
         if (t >= 0) {
             s->target = t;
             u->target_id = m->unit[t].id;
@@ -584,10 +592,12 @@ static void hero_update(GotaMatch *m, int seat, int slot)
 
 void heroes_update(GotaMatch *m)
 {
+    HeroEnemyBuildings enemy;   /* once a phase: nothing in it exposes or hides a building */
+    hero_enemy_buildings(m, &enemy);
     for (int seat = 0; seat < SEATS; seat++) {
         int slot = hero_slot_of(m, seat);
         if (slot < 0 || !m->unit[slot].alive) continue;
-        hero_update(m, seat, slot);
+        hero_update(m, seat, slot, &enemy);
         /* controls count down after the unit phase: N ticks block N unit phases */
         HeroState *h = &m->hero[seat];
         if (h->stun > 0) h->stun--;

@@ -653,7 +653,7 @@ void map_building_box(MapBuilding *b)
     b->box_filled = distinct;
 }
 
-/* footprint boxes and the per-team building lists (MapData) */
+/* footprint boxes and structure_next_enemy's candidate lists (MapData) */
 static void index_buildings(MapData *m)
 {
     for (int i = 0; i < m->building_n; i++) {
@@ -664,8 +664,6 @@ static void index_buildings(MapData *m)
                 ((b->kind == GOTA_KIND_BARRACKS && b->lane == l) ||
                  (b->kind == GOTA_KIND_TOWER && b->tier == GOTA_TIER_GUARD)))
                 m->next_enemy_cand[b->team][l][m->next_enemy_cand_n[b->team][l]++] = (uint8_t)i;
-        for (int t = 0; t < 2; t++)
-            if (b->team != t) m->enemy_building[t][m->enemy_building_n[t]++] = (uint8_t)i;
     }
 }
 

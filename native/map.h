@@ -97,11 +97,9 @@ typedef struct {
      * 2 - lane (MAP_IDX_* below). */
     int32_t building_n;
     MapBuilding building[MAP_BUILDINGS];
-    /* per team, in building order: the other team's buildings (hero
-     * acquisition), and per lane the team's barracks of that lane and its god
-     * guards (structure_next_enemy's candidates when the team is the enemy) */
-    uint8_t enemy_building[2][MAP_BUILDINGS];
-    uint8_t enemy_building_n[2];
+    /* per team and lane, in building order: the team's barracks of that lane
+     * and its god guards (structure_next_enemy's candidates when the team is
+     * the enemy) */
     uint8_t next_enemy_cand[2][3][MAP_BUILDINGS];
     uint8_t next_enemy_cand_n[2][3];
 

@@ -5,7 +5,8 @@
  * The tick is a fixed list of named phases (rules section 7):
  *   sync buildings -> creep wave timer -> tick + 1 -> vision -> snapshot ->
  *   creeps, towers (all against the same snapshot) -> combat resolution
- *   (hits, then deaths) -> corpse cleanup -> collision -> god check.
+ *   (hits, then deaths) -> corpse cleanup -> collision -> god check
+ *   (the cleanup and the gathering of collision bodies share one pass).
  * A match ends when a god falls (the other team wins; both on one tick: a
  * draw) or at battle tick max_ticks (timeout).
  *
@@ -286,40 +287,35 @@ static void phase_vision(GotaMatch *m)
 static void phase_snapshot(GotaMatch *m)
 {
     scripts_snapshot(m);   /* velocities for the scripts (only when a script plays) */
-    for (int i = 0; i < m->unit_n; i++) {
-        m->snap_x[i] = m->unit[i].x;
-        m->snap_z[i] = m->unit[i].z;
-    }
-    match_buckets_build(m);
+    match_snapshot(m);
 }
 
-static void phase_corpses(GotaMatch *m)
+/* Corpse cleanup, then collision: one pass over the slots does both, since
+ * a removed corpse is dead (no body) and a body reads only its own slot. */
+static void phase_corpses_collision(GotaMatch *m)
 {
-    for (int i = 0; i < m->unit_n; i++) {
+    _Static_assert(GOTA_TILE % 100 == 0, "radius_q * GOTA_TILE / 100 is radius_q * (GOTA_TILE / 100)");
+    NavBody body[GOTA_MAX_UNITS];
+    int slot[GOTA_MAX_UNITS], n = 0, unit_n = m->unit_n;
+    for (int i = 0; i < unit_n; i++) {
         GotaUnit *u = &m->unit[i];
         m->killer[i] = -1;
-        if ((u->kind == GOTA_KIND_CREEP || u->kind == GOTA_KIND_NEUTRAL) && !u->alive &&
-            m->tick - m->st[i].died_tick >= CREEP_CORPSE_TICKS) {
-            memset(u, 0, sizeof *u);
-            memset(&m->st[i], 0, sizeof m->st[i]);
+        if (!u->alive) {
+            if ((u->kind == GOTA_KIND_CREEP || u->kind == GOTA_KIND_NEUTRAL) &&
+                m->tick - m->st[i].died_tick >= CREEP_CORPSE_TICKS) {
+                memset(u, 0, sizeof *u);
+                memset(&m->st[i], 0, sizeof m->st[i]);
+            }
+            continue;
         }
-    }
-    while (m->unit_n > 0 && m->unit[m->unit_n - 1].kind == GOTA_KIND_NONE) m->unit_n--;
-}
-
-static void phase_collision(GotaMatch *m)
-{
-    NavBody body[GOTA_MAX_UNITS];
-    int slot[GOTA_MAX_UNITS], n = 0;
-    for (int i = 0; i < m->unit_n; i++) {
-        const GotaUnit *u = &m->unit[i];
-        if (!u->alive || u->radius_q == 0) continue;
+        if (u->radius_q == 0) continue;
         int seat = u->kind == GOTA_KIND_HERO ? hero_seat_of_slot(m, i) : -1;   /* -1 for others anyway */
         const HeroState *h = seat >= 0 ? &m->hero[seat] : NULL;
         int pinned = h ? (h->stun > 0 || h->root > 0 || h->channel > 0) : (m->st[i].stun > 0 || m->st[i].root > 0);
-        body[n] = (NavBody){u->x, u->z, u->radius_q * GOTA_TILE / 100, 1, (uint8_t)pinned};
+        body[n] = (NavBody){u->x, u->z, u->radius_q * (GOTA_TILE / 100), 1, (uint8_t)pinned};
         slot[n++] = i;
     }
+    while (m->unit_n > 0 && m->unit[m->unit_n - 1].kind == GOTA_KIND_NONE) m->unit_n--;
     nav_collide(&m->nav, m->map, body, n);
     for (int k = 0; k < n; k++) {
         m->unit[slot[k]].x = body[k].x;
@@ -363,8 +359,7 @@ static void match_tick(GotaMatch *m)
     spells_update(m);
     combat_resolve(m);
     camps_after_combat(m);
-    phase_corpses(m);
-    phase_collision(m);
+    phase_corpses_collision(m);
     phase_god_check(m);
 }
 

@@ -1,6 +1,6 @@
 /*
  * units.c -- what every unit kind shares: slots and ids, the event log, the
- * per-tick spatial buckets and hostile scans, attack reach
+ * per-tick snapshot with its spatial buckets, hostile scans, attack reach
  * (rules section 3.1: centre range for units, max(range, 105,000) to the
  * nearest point of a tower or barracks footprint, 255,000 to a god's centre),
  * the swing counter, and path following for mobile units (rules section 6:
@@ -200,19 +200,23 @@ __attribute__((noinline)) static uint32_t bucket_rekey(GotaMatch *m, int i, int 
     return (old ? 1u << (old >> 7) : 0) | (key ? 1u << (key >> 7) : 0);
 }
 
-/* The living mobile units by bucket (snapshot positions), the row masks of
- * the buckets holding each class's hostiles, and bucket_near. A unit moves
- * in the layout only when its bucket or class changed since the last build
- * (a few a tick); masks are redone for the rows such a change touched. */
-void match_buckets_build(GotaMatch *m)
+/* The snapshot: every slot's position, and over them the living mobile units
+ * by bucket, the row masks of the buckets holding each class's hostiles, and
+ * bucket_near, in the same pass. A unit moves in the layout only when its
+ * bucket or class changed since the last build (a few a tick); masks are
+ * redone for the rows such a change touched. */
+void match_snapshot(GotaMatch *m)
 {
     uint32_t touched = 0;               /* bit bz: row bz gained or lost a unit */
     int n = m->unit_n;
     for (int i = 0; i < n; i++) {
         const GotaUnit *u = &m->unit[i];
+        int32_t x = u->x, z = u->z;
+        m->snap_x[i] = x;
+        m->snap_z[i] = z;
         int key = 0;
         if (u->alive && is_mobile(u->kind))
-            key = bucket_coord(m->snap_z[i]) << 7 | bucket_coord(m->snap_x[i]) << 2 | (team_class(u->team) + 1);
+            key = bucket_coord(z) << 7 | bucket_coord(x) << 2 | (team_class(u->team) + 1);
         if (key != m->bucket_key[i]) touched |= bucket_rekey(m, i, key);
     }
     for (int i = n; i < m->bucket_slots; i++)
@@ -394,11 +398,11 @@ void unit_move_toward(GotaMatch *m, int slot, int32_t gx, int32_t gz)
 {
     GotaUnit *u = &m->unit[slot];
     UnitState *s = &m->st[slot];
-    /* the cheap tests first: the goal's tile (two divisions) is looked up
-     * only when nothing else already asks for a replan */
+    /* the cheap tests first: the goal's tile (divisions) is looked up only
+     * when nothing else already asks for a replan */
     if (m->tick >= s->replan_tick &&
         (s->path_i >= s->path.n || s->path_revision != m->nav.revision || s->stuck >= CREEP_STUCK_TICKS ||
-         map_index_of(gx, gz) != map_index_of(s->goal_x, s->goal_z)))
+         unit_goal_tile_changed(gx, gz, s->goal_x, s->goal_z)))
         plan(m, slot, gx, gz);
     if (s->path_i >= s->path.n) return;
     int32_t px = u->x, pz = u->z;

@@ -119,7 +119,7 @@ struct GotaMatch {
     uint8_t seen[2][GOTA_MAX_UNITS];   /* this tick: team sees the unit (own units always) */
     int32_t killer[GOTA_MAX_UNITS];    /* this tick: slot whose hit took the unit to 0 HP, -1 none */
 
-    /* spatial buckets over the snapshot: units of bucket b are
+    /* spatial buckets over the snapshot (match_snapshot): units of bucket b are
      * bucket_item[bucket_start[b] .. bucket_end[b]) in slot order, the buckets
      * in index order; both 0 for an empty bucket. Kept from build to build
      * (a build moves only the units whose bucket or class changed); the
@@ -197,7 +197,8 @@ static inline void match_scan_hostile(const GotaMatch *m, int from, int32_t radi
 typedef struct { int slot; int64_t d2; } Nearest;
 void nearest_offer(const GotaMatch *m, Nearest *n, int j, int64_t d2);
 void match_event(GotaMatch *m, int type, int slot, int other_id, int value);
-void match_buckets_build(GotaMatch *m);
+/* snap_x/snap_z from the units' positions, and the buckets over them */
+void match_snapshot(GotaMatch *m);
 /* m->seen from the current team grids (phase_vision; tests compare it). */
 void match_update_seen(GotaMatch *m);
 /* gota_match_step without writing back the facings steering keeps lazily:
@@ -250,6 +251,13 @@ static inline int unit_attackable(const GotaMatch *m, int slot)
     if (u->kind == GOTA_KIND_NEUTRAL) return !camp_returning(m, slot);
     return 1;
 }
+/* unit_move_toward's replan test: the goal (gx, gz) lies on another tile than
+ * the planned one (ox, oz). Goals mostly repeat exactly (a waypoint, a
+ * standing target): equal points skip the divisions. */
+static inline int unit_goal_tile_changed(int32_t gx, int32_t gz, int32_t ox, int32_t oz)
+{
+    return (gx != ox || gz != oz) && map_index_of(gx, gz) != map_index_of(ox, oz);
+}
 void unit_move_toward(GotaMatch *m, int slot, int32_t gx, int32_t gz);
 void unit_swing(GotaMatch *m, int slot, int target);
 static inline void unit_stop_swing(GotaMatch *m, int slot)
@@ -278,6 +286,19 @@ static inline int unit_target_slot(const GotaMatch *m, int slot)
 void structures_sync(GotaMatch *m);
 void towers_update(GotaMatch *m);
 void structure_destroyed(GotaMatch *m, int slot, int killer);
+
+/* heroes.c */
+/* The buildings each team's heroes may acquire, for one heroes phase (none
+ * is exposed or hidden during it): in building order, the exposed ones whose
+ * map side and unit team both differ from the team. */
+typedef struct {
+    uint8_t n[2];
+    uint8_t building[2][MAP_BUILDINGS];
+} HeroEnemyBuildings;
+void hero_enemy_buildings(const GotaMatch *m, HeroEnemyBuildings *out);
+/* Auto-acquire of a red or blue hero: the nearest valid hostile unit within
+ * its radius (snapshot positions) or building of `enemy`; -1 when none. */
+int hero_acquire(const GotaMatch *m, int slot, int attack_move, const HeroEnemyBuildings *enemy);
 
 /* creeps.c */
 void creeps_spawn_wave(GotaMatch *m);

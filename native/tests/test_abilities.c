@@ -121,11 +121,7 @@ static int32_t lost(const GotaMatch *m, int slot) { return m->unit[slot].max_hp 
 static void spell_tick(GotaMatch *m)
 {
     m->tick++;
-    for (int i = 0; i < m->unit_n; i++) {
-        m->snap_x[i] = m->unit[i].x;
-        m->snap_z[i] = m->unit[i].z;
-    }
-    match_buckets_build(m);
+    match_snapshot(m);
     spells_update(m);
     combat_resolve(m);
 }

@@ -2,9 +2,10 @@
  * test_heroes.c -- heroes and commands with the spec's numbers: the draft,
  * spawn stats, level growth, mana regen, spawn-room recovery, death, respawn
  * and buyback price, basic attack timing, auto-acquire radii and tie order,
- * ranged attacks, walking, the nearest open tile to a blocked goal (against
- * the plain window scan), refused attacks, every command verb with bad
- * arguments, and a determinism fuzz over 20,000 random commands.
+ * ranged attacks, auto-acquire with its per-phase building lists (against a
+ * plain loop over every unit), walking, the nearest open tile to a blocked
+ * goal (against the plain window scan), refused attacks, every command verb
+ * with bad arguments, and a determinism fuzz over 20,000 random commands.
  */
 #include <stdint.h>
 #include <string.h>
@@ -1075,8 +1076,88 @@ static void test_push_depth(void)
     gota_match_free(m);
 }
 
+/* hero_acquire as a plain loop over every unit slot and building (the
+ * offers' order is a total one: nearest, team-relative z then x, then id). */
+static int plain_acquire(const GotaMatch *m, int slot, int attack_move)
+{
+    const GotaUnit *u = &m->unit[slot];
+    int32_t radius = HERO_CLASS[u->sub].style != STYLE_MELEE ? u->range
+                     : attack_move                           ? HERO_ACQUIRE_MELEE_ATTACK_MOVE
+                                                             : HERO_ACQUIRE_MELEE_IDLE;
+    int64_t r2 = (int64_t)radius * radius, best_d2 = 0;
+    int best = -1, flip = u->team == GOTA_TEAM_RED ? 1 : -1;
+    int32_t x = m->snap_x[slot], z = m->snap_z[slot], best_kz = 0, best_kx = 0;
+    for (int j = 0; j < m->unit_n; j++) {
+        const GotaUnit *t = &m->unit[j];
+        if (j == slot || t->kind == GOTA_KIND_NONE || !t->alive) continue;
+        if (!unit_attackable(m, j) || !unit_hostile(m, slot, j) || !unit_visible_to(m, u->team, j)) continue;
+        int building = m->st[j].building;
+        int64_t d2;
+        int32_t tx, tz;
+        if (t->kind == GOTA_KIND_GOD) { d2 = fx_dist2(x, z, t->x, t->z); tx = t->x; tz = t->z; }
+        else if (building >= 0) { d2 = unit_building_dist2(m, building, x, z); tx = t->x; tz = t->z; }
+        else {
+            if (t->kind == GOTA_KIND_NEUTRAL && !attack_move && !camp_fighting(m, j)) continue;
+            d2 = fx_dist2(x, z, m->snap_x[j], m->snap_z[j]);
+            tx = m->snap_x[j];
+            tz = m->snap_z[j];
+        }
+        if (d2 > r2) continue;
+        int32_t kz = tz * flip, kx = tx * flip;
+        if (best < 0 || d2 < best_d2 ||
+            (d2 == best_d2 && (kz != best_kz ? kz < best_kz : kx != best_kx ? kx < best_kx : t->id < m->unit[best].id))) {
+            best = j;
+            best_d2 = d2;
+            best_kz = kz;
+            best_kx = kx;
+        }
+    }
+    return best;
+}
+
+/* hero_acquire's per-phase building lists against the plain loop: heroes
+ * and units scattered around random buildings, random exposure and sight. */
+static void test_acquire_lists(void)
+{
+    uint64_t r = 99;
+    int found_building = 0, found_any = 0;
+    for (int game = 0; game < 4; game++) {
+        GotaMatch *m = make(40 + game, NULL, 0);
+        if (!m) return;
+        step(m, 700 + 300 * game);
+        const MapData *map = m->map;
+        for (int round = 0; round < 400; round++) {
+            for (int i = 0; i < map->building_n; i++)
+                m->unit[m->building_slot[i]].exposed = (int8_t)(fuzz_next(&r) % 3 != 0);
+            const MapBuilding *near = &map->building[fuzz_next(&r) % (uint64_t)map->building_n];
+            for (int j = 0; j < m->unit_n; j++) {
+                if (m->st[j].building < 0 && m->unit[j].kind != GOTA_KIND_GOD && fuzz_next(&r) % 2) {
+                    m->unit[j].x = near->x + (int32_t)(fuzz_next(&r) % 1200001) - 600000;
+                    m->unit[j].z = near->z + (int32_t)(fuzz_next(&r) % 1200001) - 600000;
+                }
+                m->seen[0][j] = (uint8_t)(fuzz_next(&r) % 4 != 0);
+                m->seen[1][j] = (uint8_t)(fuzz_next(&r) % 4 != 0);
+            }
+            match_snapshot(m);
+            HeroEnemyBuildings lists;
+            hero_enemy_buildings(m, &lists);
+            for (int seat = 0; seat < SEATS; seat++)
+                for (int am = 0; am < 2; am++) {
+                    int slot = slot_of(m, seat), want = plain_acquire(m, slot, am);
+                    CHECK_EQ(hero_acquire(m, slot, am, &lists), want);
+                    found_any += want >= 0;
+                    found_building += want >= 0 && m->st[want].building >= 0;
+                }
+        }
+        gota_match_free(m);
+    }
+    CHECK(found_building > 1000);
+    CHECK(found_any > found_building);
+}
+
 int main(void)
 {
+    test_acquire_lists();
     test_push_depth();
     test_draft();
     test_spawn();

@@ -3,7 +3,8 @@
  * unit tested one by one, the buckets kept from build to build against the
  * definitions, structure_next_enemy's candidate lists against a
  * loop over every building, unit_building_dist2's boxes against the
- * footprint's tiles, and structures_sync's early return against full runs. */
+ * footprint's tiles, structures_sync's early return against full runs, and
+ * unit_move_toward's goal tile test against the divisions. */
 #include <stdlib.h>
 #include <string.h>
 #include "world.h"
@@ -67,11 +68,7 @@ static void compare_scans(GotaMatch *m)
 
 static void snapshot(GotaMatch *m)
 {
-    for (int i = 0; i < m->unit_n; i++) {
-        m->snap_x[i] = m->unit[i].x;
-        m->snap_z[i] = m->unit[i].z;
-    }
-    match_buckets_build(m);
+    match_snapshot(m);
 }
 
 /* Real matches at several moments, then the same units scattered: clusters,
@@ -377,8 +374,29 @@ static void test_sync_skip(void)
     gota_match_free(m);
 }
 
+/* unit_goal_tile_changed against the plain tile comparison: random points,
+ * points on one tile, across tile edges, sharing one coordinate, equal. */
+static void test_goal_tile(void)
+{
+    const int32_t lo = -MAP_HALF_WORLD, hi = MAP_HALF_WORLD - 1;
+    for (int round = 0; round < 200000; round++) {
+        int32_t gx = rnd(lo, hi), gz = rnd(lo, hi), ox, oz;
+        switch (round % 5) {
+        case 0: ox = rnd(lo, hi); oz = rnd(lo, hi); break;
+        case 1: ox = gx + rnd(-GOTA_TILE, GOTA_TILE); oz = gz + rnd(-GOTA_TILE, GOTA_TILE); break;
+        case 2: ox = gx; oz = gz + rnd(-2 * GOTA_TILE, 2 * GOTA_TILE); break;
+        case 3: ox = gx + rnd(-2 * GOTA_TILE, 2 * GOTA_TILE); oz = gz; break;
+        default: ox = gx; oz = gz; break;
+        }
+        if (ox < lo || ox > hi) ox = gx;
+        if (oz < lo || oz > hi) oz = gz;
+        CHECK_EQ(unit_goal_tile_changed(gx, gz, ox, oz), map_index_of(gx, gz) != map_index_of(ox, oz));
+    }
+}
+
 int main(void)
 {
+    test_goal_tile();
     test_sync_skip();
     test_building_dist();
     test_scan_shortcut();
