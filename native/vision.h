@@ -69,8 +69,6 @@ typedef struct {
     const VisionShow *show;
     int32_t building_n;
     uint64_t grid[2][MAP_N][VISION_WORDS];   /* per team, bit tx of row tz */
-    uint64_t key[2];                          /* hash of the inputs of the last update */
-    uint8_t valid[2];
     /* per team, the sight of its living buildings alone (it changes only when
      * a building dies): rebuilt when balive or btables differ */
     uint64_t bgrid[2][MAP_N][VISION_WORDS];
@@ -86,8 +84,8 @@ typedef struct {
 void vision_init(Vision *v, const VisionTables *tables);
 /* Bring `team`'s grid to its unit sources plus its living buildings
  * (building_alive[i] for MapData.building[i], all teams, since every living
- * building blocks sight). Skips the work when nothing changed since the last
- * update. */
+ * building blocks sight). Redoes only the rows under sources that came or
+ * went since the last update (none when nothing changed). */
 void vision_update(Vision *v, int team, const VisionSource *src, int n,
                    const uint8_t *building_alive);
 static inline int vision_tile(const Vision *v, int team, int tx, int tz)
