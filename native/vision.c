@@ -43,8 +43,11 @@
  * that meets a box in those boxes' rows only, so unchanged inputs touch no
  * row; otherwise, or with more than VISION_KEPT_SOURCES sources, it ORs
  * every window. (A hash of all inputs to skip unchanged updates went: it
- * matched on 6 % of the updates of a match and cost more than it saved.) A NULL building_alive means every building
- * stands. Sources with an out-of-range tile or kind are ignored.
+ * matched on 6 % of the updates of a match and cost more than it saved.)
+ * A NULL building_alive means every building stands. vision_update ignores
+ * sources with an out-of-range tile or kind; the tick hands its sources to
+ * vision_update_keys as keys, checked and converted in its own pass over
+ * the units.
  *
  * Ownership: vision_tables_build returns a heap object owned by the caller
  * (free with vision_tables_free); it copies everything it needs from the
@@ -694,28 +697,22 @@ static uint64_t alive_bits(const uint8_t *building_alive, int bn)
     return mask;
 }
 
-void vision_update(Vision *v, int team, const VisionSource *src, int n,
-                   const uint8_t *building_alive)
+/* A source's key; -1 for an out-of-range tile or kind (ignored). */
+static int source_key(const VisionSource *s)
+{
+    int tile = s->tile, k = s->kind;
+    return tile < 0 || tile >= MAP_TILES || k < 0 || k >= VISION_KINDS ? -1 : vision_key(tile, k);
+}
+
+/* The update for the sources cur[0..cn) (keys, every source valid), all of
+ * them there when cn <= VISION_KEPT_SOURCES. More are ORed from src[0..n)
+ * (VisionSource, the invalid ones skipped) when src is given, else from
+ * cur. */
+static void update_grid(Vision *v, int team, const uint16_t *cur, int cn, const VisionSource *src,
+                        int n, const uint8_t *building_alive)
 {
     const VisionTables *t = v->tables;
-    if (team < 0 || team > 1)
-        return;
-    if (n < 0 || !src)
-        n = 0;
     int bn = t ? t->building_n : 0;
-
-    /* the valid sources as keys (tile * VISION_KINDS + kind), all of them
-     * counted in cn */
-    uint16_t cur[VISION_KEPT_SOURCES];
-    int cn = 0;
-    for (int i = 0; i < n; i++) {
-        int tile = src[i].tile, k = src[i].kind;
-        if (tile < 0 || tile >= MAP_TILES || k < 0 || k >= VISION_KINDS)
-            continue;
-        if (cn < VISION_KEPT_SOURCES)
-            cur[cn] = (uint16_t)(tile * VISION_KINDS + k);
-        cn++;
-    }
     uint64_t alive_mask = alive_bits(building_alive, bn);
 
     uint64_t (*grid)[VISION_WORDS] = v->grid[team];
@@ -745,10 +742,10 @@ void vision_update(Vision *v, int team, const VisionSource *src, int n,
 
     if (cn > VISION_KEPT_SOURCES) {     /* too many to keep: OR them all */
         memcpy(grid, bgrid, sizeof v->grid[team]);
-        for (int i = 0; i < n; i++) {
-            int tile = src[i].tile, k = src[i].kind;
-            if (tile >= 0 && tile < MAP_TILES && k >= 0 && k < VISION_KINDS) {
-                Window w = unit_window(t, tile * VISION_KINDS + k);
+        for (int i = 0; i < (src ? n : cn); i++) {
+            int key = src ? source_key(&src[i]) : cur[i];
+            if (key >= 0) {
+                Window w = unit_window(t, key);
                 apply_window(t, &live, &w, grid, 0, MAP_N - 1);
             }
         }
@@ -840,6 +837,35 @@ void vision_update(Vision *v, int team, const VisionSource *src, int n,
     }
     memcpy(v->src_key[team], cur, (size_t)cn * sizeof *cur);
     v->src_n[team] = cn;
+}
+
+void vision_update_keys(Vision *v, int team, const uint16_t *key, int n,
+                        const uint8_t *building_alive)
+{
+    if (team < 0 || team > 1)
+        return;
+    update_grid(v, team, key, n < 0 || !key ? 0 : n, NULL, 0, building_alive);
+}
+
+void vision_update(Vision *v, int team, const VisionSource *src, int n,
+                   const uint8_t *building_alive)
+{
+    if (team < 0 || team > 1)
+        return;
+    if (n < 0 || !src)
+        n = 0;
+    /* the valid sources as keys, all of them counted in cn */
+    uint16_t cur[VISION_KEPT_SOURCES];
+    int cn = 0;
+    for (int i = 0; i < n; i++) {
+        int key = source_key(&src[i]);
+        if (key < 0)
+            continue;
+        if (cn < VISION_KEPT_SOURCES)
+            cur[cn] = (uint16_t)key;
+        cn++;
+    }
+    update_grid(v, team, cur, cn, src, n, building_alive);
 }
 
 unsigned vision_point_teams_slow(const Vision *v, int32_t x, int32_t z)
