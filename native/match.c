@@ -212,10 +212,11 @@ void gota_match_free(GotaMatch *m)
 }
 
 /* ---- the tick ----------------------------------------------------------- */
-/* Both teams' vision sources from one pass over the units: every hero, then
- * one creep per tile (creeps on one tile see the same; a hero's sight covers
- * a creep's on its tile), each in slot order. */
-static void vision_sources(GotaMatch *m, VisionSource (*src)[GOTA_MAX_UNITS], int *n)
+/* Both teams' vision sources (vision_key) from one pass over the units:
+ * every hero, then one creep per tile (creeps on one tile see the same; a
+ * hero's sight covers a creep's on its tile), each in slot order; a unit
+ * off the map gives none. */
+static void vision_sources(GotaMatch *m, uint16_t (*key)[GOTA_MAX_UNITS], int *n)
 {
     int16_t creep[2][GOTA_MAX_UNITS];   /* creep tiles per team, slot order */
     int cn[2] = {0, 0};
@@ -223,19 +224,22 @@ static void vision_sources(GotaMatch *m, VisionSource (*src)[GOTA_MAX_UNITS], in
     for (int i = 0; i < m->unit_n; i++) {
         const GotaUnit *u = &m->unit[i];
         if (!u->alive || (u->team != GOTA_TEAM_RED && u->team != GOTA_TEAM_BLUE)) continue;
-        if (u->kind == GOTA_KIND_HERO)
-            src[u->team][n[u->team]++] = (VisionSource){(int16_t)map_index_of(u->x, u->z), VISION_HERO};
-        else if (u->kind == GOTA_KIND_CREEP)
-            creep[u->team][cn[u->team]++] = (int16_t)map_index_of(u->x, u->z);
+        if (u->kind == GOTA_KIND_HERO) {
+            int t = map_index_of(u->x, u->z);
+            if ((unsigned)t < MAP_TILES) key[u->team][n[u->team]++] = vision_key(t, VISION_HERO);
+        } else if (u->kind == GOTA_KIND_CREEP) {
+            int t = map_index_of(u->x, u->z);
+            if ((unsigned)t < MAP_TILES) creep[u->team][cn[u->team]++] = (int16_t)t;
+        }
     }
     for (int team = 0; team < 2; team++) {
         uint32_t stamp = ++m->source_stamp;
-        for (int k = 0; k < n[team]; k++) m->source_tile[src[team][k].tile] = stamp;
+        for (int k = 0; k < n[team]; k++) m->source_tile[key[team][k] / VISION_KINDS] = stamp;
         for (int k = 0; k < cn[team]; k++) {
             int t = creep[team][k];
             if (m->source_tile[t] == stamp) continue;
             m->source_tile[t] = stamp;
-            src[team][n[team]++] = (VisionSource){(int16_t)t, VISION_CREEP};
+            key[team][n[team]++] = vision_key(t, VISION_CREEP);
         }
     }
 }
@@ -268,11 +272,11 @@ void match_update_seen(GotaMatch *m)
 
 static void phase_vision(GotaMatch *m)
 {
-    VisionSource src[2][GOTA_MAX_UNITS];
+    uint16_t key[2][GOTA_MAX_UNITS];
     int n[2];
-    vision_sources(m, src, n);
+    vision_sources(m, key, n);
     for (int team = 0; team < 2; team++)
-        vision_update(&m->vision, team, src[team], n[team], m->building_alive);
+        vision_update_keys(&m->vision, team, key[team], n[team], m->building_alive);
     match_update_seen(m);
     /* a team remembers an enemy building's destruction once it sees the spot */
     for (int i = 0; i < m->map->building_n; i++) {

@@ -35,17 +35,19 @@
  * is about 4.1 MB (3.9 MiB, see vision_tables_bytes), built in well under
  * 0.1 s at -O2.
  *
- * Cache: vision_update hashes its inputs (source count, each source's tile and
- * kind in order, the alive flags of all buildings, the tables pointer) into a
- * 64-bit key and skips the update when it equals the stored key. The grid
- * starts from the team's buildings' grid, kept (exactly keyed by the alive
- * mask and the tables) until a building's life changes. While that grid
- * stays, an update compares the sources with the last update's (src_key) and
- * redoes only the boxes under the windows of the sources that went or came
- * (nearly equal boxes merged), ORing each window that meets a box in those
- * boxes' rows only; otherwise, or with more than VISION_KEPT_SOURCES
- * sources, it ORs every window. A NULL building_alive means every building
- * stands. Sources with an out-of-range tile or kind are ignored.
+ * Cache: the grid starts from the team's buildings' grid, kept (exactly
+ * keyed by the alive mask and the tables) until a building's life changes.
+ * While that grid stays, an update compares the sources with the last
+ * update's (src_key) and redoes only the boxes under the windows of the
+ * sources that went or came (nearly equal boxes merged), ORing each window
+ * that meets a box in those boxes' rows only, so unchanged inputs touch no
+ * row; otherwise, or with more than VISION_KEPT_SOURCES sources, it ORs
+ * every window. (A hash of all inputs to skip unchanged updates went: it
+ * matched on 6 % of the updates of a match and cost more than it saved.)
+ * A NULL building_alive means every building stands. vision_update ignores
+ * sources with an out-of-range tile or kind; the tick hands its sources to
+ * vision_update_keys as keys, checked and converted in its own pass over
+ * the units.
  *
  * Ownership: vision_tables_build returns a heap object owned by the caller
  * (free with vision_tables_free); it copies everything it needs from the
@@ -523,14 +525,6 @@ void vision_init(Vision *v, const VisionTables *tables)
     }
 }
 
-static uint64_t mix64(uint64_t h, uint64_t v)
-{
-    h ^= v;
-    h *= 0x9E3779B97F4A7C15ull;
-    h ^= h >> 29;
-    return h;
-}
-
 /* The buildings alive now and those fallen (bit i: MapData.building[i]). */
 typedef struct {
     uint64_t alive_mask, dead_mask;
@@ -703,37 +697,23 @@ static uint64_t alive_bits(const uint8_t *building_alive, int bn)
     return mask;
 }
 
-void vision_update(Vision *v, int team, const VisionSource *src, int n,
-                   const uint8_t *building_alive)
+/* A source's key; -1 for an out-of-range tile or kind (ignored). */
+static int source_key(const VisionSource *s)
+{
+    int tile = s->tile, k = s->kind;
+    return tile < 0 || tile >= MAP_TILES || k < 0 || k >= VISION_KINDS ? -1 : vision_key(tile, k);
+}
+
+/* The update for the sources cur[0..cn) (keys, every source valid), all of
+ * them there when cn <= VISION_KEPT_SOURCES. More are ORed from src[0..n)
+ * (VisionSource, the invalid ones skipped) when src is given, else from
+ * cur. */
+static void update_grid(Vision *v, int team, const uint16_t *cur, int cn, const VisionSource *src,
+                        int n, const uint8_t *building_alive)
 {
     const VisionTables *t = v->tables;
-    if (team < 0 || team > 1)
-        return;
-    if (n < 0 || !src)
-        n = 0;
     int bn = t ? t->building_n : 0;
-
-    /* one pass: the hash of the sources as given, and the valid ones as
-     * keys (tile * VISION_KINDS + kind), all of them counted in cn */
-    uint16_t cur[VISION_KEPT_SOURCES];
-    int cn = 0;
-    uint64_t h = mix64(0x6A09E667F3BCC908ull, (uint64_t)(uint32_t)n);
-    for (int i = 0; i < n; i++) {
-        int tile = src[i].tile, k = src[i].kind;
-        h = mix64(h, (uint64_t)(uint16_t)tile | (uint64_t)(uint16_t)k << 16);
-        if (tile < 0 || tile >= MAP_TILES || k < 0 || k >= VISION_KINDS)
-            continue;
-        if (cn < VISION_KEPT_SOURCES)
-            cur[cn] = (uint16_t)(tile * VISION_KINDS + k);
-        cn++;
-    }
     uint64_t alive_mask = alive_bits(building_alive, bn);
-    h = mix64(h, alive_mask);
-    h = mix64(h, (uint64_t)(uintptr_t)t);
-    if (v->valid[team] && v->key[team] == h)
-        return;
-    v->key[team] = h;
-    v->valid[team] = 1;
 
     uint64_t (*grid)[VISION_WORDS] = v->grid[team];
     if (!t) {
@@ -762,10 +742,10 @@ void vision_update(Vision *v, int team, const VisionSource *src, int n,
 
     if (cn > VISION_KEPT_SOURCES) {     /* too many to keep: OR them all */
         memcpy(grid, bgrid, sizeof v->grid[team]);
-        for (int i = 0; i < n; i++) {
-            int tile = src[i].tile, k = src[i].kind;
-            if (tile >= 0 && tile < MAP_TILES && k >= 0 && k < VISION_KINDS) {
-                Window w = unit_window(t, tile * VISION_KINDS + k);
+        for (int i = 0; i < (src ? n : cn); i++) {
+            int key = src ? source_key(&src[i]) : cur[i];
+            if (key >= 0) {
+                Window w = unit_window(t, key);
                 apply_window(t, &live, &w, grid, 0, MAP_N - 1);
             }
         }
@@ -857,6 +837,35 @@ void vision_update(Vision *v, int team, const VisionSource *src, int n,
     }
     memcpy(v->src_key[team], cur, (size_t)cn * sizeof *cur);
     v->src_n[team] = cn;
+}
+
+void vision_update_keys(Vision *v, int team, const uint16_t *key, int n,
+                        const uint8_t *building_alive)
+{
+    if (team < 0 || team > 1)
+        return;
+    update_grid(v, team, key, n < 0 || !key ? 0 : n, NULL, 0, building_alive);
+}
+
+void vision_update(Vision *v, int team, const VisionSource *src, int n,
+                   const uint8_t *building_alive)
+{
+    if (team < 0 || team > 1)
+        return;
+    if (n < 0 || !src)
+        n = 0;
+    /* the valid sources as keys, all of them counted in cn */
+    uint16_t cur[VISION_KEPT_SOURCES];
+    int cn = 0;
+    for (int i = 0; i < n; i++) {
+        int key = source_key(&src[i]);
+        if (key < 0)
+            continue;
+        if (cn < VISION_KEPT_SOURCES)
+            cur[cn] = (uint16_t)key;
+        cn++;
+    }
+    update_grid(v, team, cur, cn, src, n, building_alive);
 }
 
 unsigned vision_point_teams_slow(const Vision *v, int32_t x, int32_t z)

@@ -40,6 +40,12 @@ typedef struct {
     int16_t kind;                      /* VISION_HERO / VISION_CREEP */
 } VisionSource;
 
+/* A unit source as a 16-bit key (vision_update_keys). */
+static inline uint16_t vision_key(int tile, int kind)
+{
+    return (uint16_t)(tile * VISION_KINDS + kind);
+}
+
 /* Immutable line-of-sight tables of one map (opaque). */
 typedef struct VisionTables VisionTables;
 
@@ -69,15 +75,13 @@ typedef struct {
     const VisionShow *show;
     int32_t building_n;
     uint64_t grid[2][MAP_N][VISION_WORDS];   /* per team, bit tx of row tz */
-    uint64_t key[2];                          /* hash of the inputs of the last update */
-    uint8_t valid[2];
     /* per team, the sight of its living buildings alone (it changes only when
      * a building dies): rebuilt when balive or btables differ */
     uint64_t bgrid[2][MAP_N][VISION_WORDS];
     uint64_t balive[2];
     const VisionTables *btables[2];           /* NULL: not built */
-    /* per team, the unit sources of the grid (tile * VISION_KINDS + kind, in
-     * the caller's order); src_n -1: not kept, the next update ORs all */
+    /* per team, the unit sources of the grid (vision_key, in the caller's
+     * order); src_n -1: not kept, the next update ORs all */
     uint16_t src_key[2][VISION_KEPT_SOURCES];
     int32_t src_n[2];
 } Vision;
@@ -86,10 +90,15 @@ typedef struct {
 void vision_init(Vision *v, const VisionTables *tables);
 /* Bring `team`'s grid to its unit sources plus its living buildings
  * (building_alive[i] for MapData.building[i], all teams, since every living
- * building blocks sight). Skips the work when nothing changed since the last
- * update. */
+ * building blocks sight). Redoes only the rows under sources that came or
+ * went since the last update (none when nothing changed). */
 void vision_update(Vision *v, int team, const VisionSource *src, int n,
                    const uint8_t *building_alive);
+/* The same with the sources as keys, each of a tile on the map and a kind
+ * (the tick's sources come so from the unit pass: no second pass over them
+ * to check and convert). */
+void vision_update_keys(Vision *v, int team, const uint16_t *key, int n,
+                        const uint8_t *building_alive);
 static inline int vision_tile(const Vision *v, int team, int tx, int tz)
 {
     return (int)((v->grid[team][tz][tx >> 6] >> (tx & 63)) & 1u);

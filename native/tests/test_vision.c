@@ -421,21 +421,17 @@ static void test_teams_and_cache(void)
     CHECK_EQ(count_visible(&v, 1), 81);
 
     /* unchanged inputs: nothing rebuilt (a poked bit survives) */
-    uint64_t key = v.key[0];
     v.grid[0][100][1] |= 1;             /* tile (64,100), not visible to red */
     vision_update(&v, 0, &red, 1, alive);
-    CHECK_EQ(v.key[0], key);
     CHECK(vis(&v, 0, 64, 100));
     CHECK_EQ(count_visible(&v, 0), red_count + 1);
     /* a changed source updates (only the rows near it, so the poke goes first) */
     v.grid[0][100][1] &= ~(uint64_t)1;
     VisionSource red2 = src_at(21, 20, VISION_HERO);
     vision_update(&v, 0, &red2, 1, alive);
-    CHECK(v.key[0] != key);
     CHECK(vis(&v, 0, 31, 20) && !vis(&v, 0, 9, 20));
     /* back to the first source: updated to the same grid */
     vision_update(&v, 0, &red, 1, alive);
-    CHECK_EQ(v.key[0], key);
     CHECK_EQ(count_visible(&v, 0), red_count);
     /* a changed kind rebuilds */
     VisionSource red3 = src_at(20, 20, VISION_CREEP);
@@ -452,7 +448,6 @@ static void test_teams_and_cache(void)
     /* vision_init clears everything */
     vision_init(&v, t);
     CHECK_EQ(count_visible(&v, 0) + count_visible(&v, 1), 0);
-    CHECK_EQ(v.valid[0] + v.valid[1], 0);
     vision_tables_free(t);
     free(m);
 }
@@ -604,21 +599,34 @@ static void test_random_vs_brute(void)
     }
 }
 
+/* The valid sources of src[0..n) as keys, in order (what the match hands
+ * vision_update_keys); returns how many. */
+static int keys_of(const VisionSource *src, int n, uint16_t *key)
+{
+    int kn = 0;
+    for (int i = 0; i < n; i++)
+        if (src[i].tile >= 0 && src[i].tile < MAP_TILES && src[i].kind >= 0 && src[i].kind < VISION_KINDS)
+            key[kn++] = vision_key(src[i].tile, src[i].kind);
+    return kn;
+}
+
 /* Updates by difference (sources stepping to a neighbour tile or jumping,
  * coming and going anywhere in the list, trading places, doubled, out of
  * range; buildings falling) end on the grid a fresh Vision builds from
- * scratch. */
+ * scratch, and the same updates given as keys (vision_update_keys) on the
+ * same grid. */
 static void test_incremental(void)
 {
     enum { STEPS = 800, MAX_SRC = 80 };
     rng_state = 4242;
     MapData *m = random_map();
     VisionTables *t = vision_tables_build(m);
-    Vision *v = malloc(sizeof *v), *fresh = malloc(sizeof *fresh);
-    CHECK(t != NULL && v != NULL && fresh != NULL);
-    if (!t || !v || !fresh)
+    Vision *v = malloc(sizeof *v), *fresh = malloc(sizeof *fresh), *keyed = malloc(sizeof *keyed);
+    CHECK(t != NULL && v != NULL && fresh != NULL && keyed != NULL);
+    if (!t || !v || !fresh || !keyed)
         return;
     static VisionSource src[2][MAX_SRC];
+    static uint16_t key[MAX_SRC];
     int n[2];
     uint8_t alive[MAP_BUILDINGS];
     memset(alive, 1, sizeof alive);
@@ -626,7 +634,8 @@ static void test_incremental(void)
         n[team] = 20 + random_sources(m, src[team], 30);
     src[1][3].tile = -1;                /* out of range: ignored */
     vision_init(v, t);
-    int bad = 0;
+    vision_init(keyed, t);
+    int bad = 0, bad_keyed = 0;
     for (int step = 0; step < STEPS; step++) {
         for (int team = 0; team < 2; team++) {
             VisionSource *s = src[team];
@@ -663,11 +672,16 @@ static void test_incremental(void)
         for (int team = 0; team < 2; team++) {
             vision_update(v, team, src[team], n[team], alive);
             vision_update(fresh, team, src[team], n[team], alive);
+            vision_update_keys(keyed, team, key, keys_of(src[team], n[team], key), alive);
         }
         if (memcmp(v->grid, fresh->grid, sizeof v->grid) != 0 && bad++ < 3)
             fprintf(stderr, "incremental: step %d differs from a fresh build\n", step);
+        if (memcmp(v->grid, keyed->grid, sizeof v->grid) != 0 && bad_keyed++ < 3)
+            fprintf(stderr, "incremental: step %d differs given as keys\n", step);
     }
     CHECK_EQ(bad, 0);
+    CHECK_EQ(bad_keyed, 0);
+    free(keyed);
     free(fresh);
     free(v);
     vision_tables_free(t);
@@ -701,7 +715,7 @@ static void test_shared_map(void)
     CHECK_EQ(compare_random(m, t, 20, 60), 0);
 
     /* update cost: 60 sources per team, all buildings alive; a rebuild every
-     * call (the cache key changes by one source each time) */
+     * call (one source changes each time) */
     static VisionSource src[60];
     uint8_t alive[MAP_BUILDINGS];
     memset(alive, 1, sizeof alive);
@@ -743,24 +757,27 @@ static void test_shared_map(void)
 }
 
 /* More sources than a grid keeps for updates by difference (256): every
- * window ORed, and back and forth across that bound, still brute force's. */
+ * window ORed, and back and forth across that bound, still brute force's,
+ * and the same given as keys. */
 static void test_many_sources(void)
 {
     rng_state = 5150;
     MapData *m = random_map();
     VisionTables *t = vision_tables_build(m);
     static VisionSource src[400];
+    static uint16_t key[400];
     static uint8_t seen[MAP_TILES];
     uint8_t alive[MAP_BUILDINGS];
-    Vision *v = malloc(sizeof *v);
-    CHECK(t != NULL && v != NULL);
-    if (!t || !v)
+    Vision *v = malloc(sizeof *v), *keyed = malloc(sizeof *keyed);
+    CHECK(t != NULL && v != NULL && keyed != NULL);
+    if (!t || !v || !keyed)
         return;
     int got = 0;
     while (got < 400)
         got += random_sources(m, src + got, 400 - got);
     memset(alive, 1, sizeof alive);
     vision_init(v, t);
+    vision_init(keyed, t);
     static const int counts[] = {256, 257, 300, 256, 100, 257, 400, 255};
     int bad = 0;
     for (int c = 0; c < (int)(sizeof counts / sizeof counts[0]); c++) {
@@ -771,9 +788,12 @@ static void test_many_sources(void)
             vision_update(v, team, src + team, counts[c] - team, alive);
             bf_team(m, team, src + team, counts[c] - team, alive, seen);
             bad += compare_grid(v, team, seen) != 0;
+            vision_update_keys(keyed, team, key, keys_of(src + team, counts[c] - team, key), alive);
+            bad += memcmp(keyed->grid[team], v->grid[team], sizeof v->grid[team]) != 0;
         }
     }
     CHECK_EQ(bad, 0);
+    free(keyed);
     free(v);
     vision_tables_free(t);
     free(m);
