@@ -75,12 +75,13 @@
  * a cell grid and cut), evaluates only those, skips a pair whose two bodies have not moved since its last
  * evaluation (the same inputs give the same no-op), and lists again from the
  * current pair on if a body strays more than NAV_MARGIN / 2 from where it was
- * listed (only then could an unlisted pair overlap). The tick's list itself
- * comes from a wider one (R + NAV_KEEP_MARGIN) kept in the Nav from call to
- * call, filtered, while it still holds every pair that matters (kept_valid;
- * when bodies left the array, the rest are matched to kept ones in order
- * and the kept list renumbered);
- * it is swept again only then. Two free bodies with R <= NAV_FAST_R whose
+ * listed (only then could an unlisted pair overlap). These lists (the
+ * tick's and one after a stray) come from a wider one (R + NAV_KEEP_MARGIN)
+ * kept in the Nav from call to call, filtered, while it still holds every
+ * pair that matters (kept_valid at the call's start: when bodies left the
+ * array, the rest are matched to kept ones in order and the kept list
+ * renumbered; kept_now after a stray, the passes having moved bodies);
+ * a sweep lists only when it does not. Two free bodies with R <= NAV_FAST_R whose
  * steps each stay on one inner tile take push_fast: push_apart's arithmetic
  * in 32 bits, where it cannot overflow (the tile of each body is kept, from
  * the listing or its last move off it); any other pair takes push_apart.
@@ -1014,28 +1015,6 @@ static int list_by_sweep(Collide *c, int keep, int fi, int fj, int16_t *pi, int1
     return np;
 }
 
-/* List the pairs after (fi, fj) in pass order from the bodies' current
- * positions (fi = -1: from the first pair), up to NAV_PAIR_CAP of them. */
-static void collide_list(Collide *c, int fi, int fj)
-{
-    for (int i = 0; i < c->n; i++) {
-        if (!c->b[i].active) continue;
-        c->base_x[i] = c->b[i].x;
-        c->base_z[i] = c->b[i].z;
-        c->box_x[i] = tile_box(c->b[i].x);
-        c->box_z[i] = tile_box(c->b[i].z);
-    }
-    int np = list_by_sweep(c, 0, fi, fj, c->pi, c->pj);
-    if (np < 0) {
-        list_by_body(c, fi, fj);
-    } else {
-        c->np = np;
-        c->from_start = fi < 0;
-        c->complete = 1;
-    }
-    for (int q = 0; q < c->np; q++) pair_sizes(c, q);
-}
-
 /* kept body o (of nav->pairs) stands for body b now: as active and as large
  * as then, and within NAV_KEEP_STRAY of where it was listed. An active body
  * of negative radius never fits, then or now (keep_list), so the bodies of a
@@ -1111,21 +1090,16 @@ static void keep_list(Collide *c, NavPairs *kp)
     kp->np = list_by_sweep(c, 1, -1, -1, kp->pi, kp->pj);
 }
 
-/* collide_list(c, -1, -1) from a valid kept list: the same pairs (those
- * listed() takes) in the same order, without a sweep */
-static void list_from_kept(Collide *c, const NavPairs *kp)
+/* collide_list from a kept list that holds every pair listed() takes now:
+ * the same pairs after (fi, fj) in the same order, without a sweep */
+static void list_from_kept(Collide *c, const NavPairs *kp, int fi, int fj)
 {
     const NavBody *b = c->b;
-    for (int i = 0; i < c->n; i++) {
-        c->base_x[i] = b[i].x;
-        c->base_z[i] = b[i].z;
-        c->box_x[i] = tile_box(b[i].x);
-        c->box_z[i] = tile_box(b[i].z);
-    }
+    int q = 0, np = 0;
+    while (fi >= 0 && q < kp->np && (kp->pi[q] < fi || (kp->pi[q] == fi && kp->pj[q] <= fj))) q++;
     /* listed(), knowing R > 0: a kept pair had it (near_pair) and kept_valid
      * saw both bodies active and as large */
-    int np = 0;
-    for (int q = 0; q < kp->np; q++) {
+    for (; q < kp->np; q++) {
         int i = kp->pi[q], j = kp->pj[q];
         int64_t R = (int64_t)b[i].radius + b[j].radius, r = R + NAV_MARGIN;
         int64_t dx = (int64_t)b[j].x - b[i].x, dz = (int64_t)b[j].z - b[i].z;
@@ -1137,7 +1111,47 @@ static void list_from_kept(Collide *c, const NavPairs *kp)
         c->fast_r[np++] = R <= NAV_FAST_R && !b[i].pinned && !b[j].pinned ? (int32_t)R : 0;
     }
     c->np = np;
-    c->from_start = c->complete = 1;
+    c->from_start = fi < 0;
+    c->complete = 1;
+}
+
+/* The kept list when it still holds every pair listed() takes now, during a
+ * call whose start it served (so as many bodies, as large and as active):
+ * while every body fits its kept one, also after the passes moved it; else
+ * NULL (a sweep lists). */
+static const NavPairs *kept_now(const Collide *c, const NavPairs *kp)
+{
+    if (kp->np < 0) return NULL;
+    for (int i = 0; i < c->n; i++)
+        if (!kept_fits(&c->b[i], kp, i)) return NULL;
+    return kp;
+}
+
+/* List the pairs after (fi, fj) in pass order from the bodies' current
+ * positions (fi = -1: from the first pair), up to NAV_PAIR_CAP of them: from
+ * the kept list kp when it holds every pair that listed() takes now
+ * (kept_now), else (kp NULL) by a sweep. */
+static void collide_list(Collide *c, const NavPairs *kp, int fi, int fj)
+{
+    for (int i = 0; i < c->n; i++) {
+        c->base_x[i] = c->b[i].x;
+        c->base_z[i] = c->b[i].z;
+        c->box_x[i] = tile_box(c->b[i].x);
+        c->box_z[i] = tile_box(c->b[i].z);
+    }
+    if (kp) {
+        list_from_kept(c, kp, fi, fj);
+        return;
+    }
+    int np = list_by_sweep(c, 0, fi, fj, c->pi, c->pj);
+    if (np < 0) {
+        list_by_body(c, fi, fj);
+    } else {
+        c->np = np;
+        c->from_start = fi < 0;
+        c->complete = 1;
+    }
+    for (int q = 0; q < c->np; q++) pair_sizes(c, q);
 }
 
 static int strayed(const Collide *c, int i)
@@ -1207,17 +1221,17 @@ void nav_collide(Nav *nav, const MapData *map, NavBody *bodies, int n)
     c.reach = -1;                       /* collide_size, once a listing needs it */
     memset(c.moved_at, 0, (size_t)n * sizeof c.moved_at[0]);
     uint32_t seq = 0;
-    if (!kept_valid(&c, &nav->pairs)) keep_list(&c, &nav->pairs);
-    if (nav->pairs.np >= 0) list_from_kept(&c, &nav->pairs);
-    else collide_list(&c, -1, -1);
+    NavPairs *kp = &nav->pairs;
+    if (!kept_valid(&c, kp)) keep_list(&c, kp);
+    collide_list(&c, kp->np >= 0 ? kp : NULL, -1, -1);     /* kept_valid or keep_list: it holds */
     for (int pass = 0; pass < NAV_COLLIDE_PASSES; pass++) {
-        if (!c.from_start || !c.complete) collide_list(&c, -1, -1);
+        if (!c.from_start || !c.complete) collide_list(&c, kept_now(&c, kp), -1, -1);
         int moved = 0;
         for (;;) {
             int s = collide_run(nav, map, &c, 0, &seq, &moved);
-            if (s >= 0) collide_list(&c, c.pi[s], c.pj[s]);     /* new positions, same pass, from the next pair on */
+            if (s >= 0) collide_list(&c, kept_now(&c, kp), c.pi[s], c.pj[s]);     /* new positions, same pass, from the next pair on */
             else if (c.complete) break;
-            else collide_list(&c, c.pi[c.np - 1], c.pj[c.np - 1]);     /* the rest of the pass */
+            else collide_list(&c, kept_now(&c, kp), c.pi[c.np - 1], c.pj[c.np - 1]);     /* the rest of the pass */
         }
         if (!moved) break;
     }

@@ -1360,6 +1360,74 @@ static void test_collide_kept_bound(void)
     free(m);
 }
 
+/* A body that strays within a call is listed again from the kept list only
+ * while every body still stands within NAV_KEEP_STRAY of its kept base. A
+ * pinned giant throws a small body 3.95 tiles, next to a body it was not kept
+ * with (5.6 tiles off at the keep): that pair must be listed (by a sweep) and
+ * resolved as the plain passes do. Then ticks of small bodies milling among
+ * pinned giants, thrown far or near, listed again from the kept list or by a
+ * sweep, each matching the plain passes. */
+static void test_collide_kept_relist(void)
+{
+    MapData *m = field();
+    const int32_t T = GOTA_TILE;
+    Nav *nav = new_nav();
+    NavBody b[3], plain[3], start[3];
+    start[0] = (NavBody){ C(50), C(50), 6 * T, 1, 1 };                  /* pinned giant */
+    start[1] = (NavBody){ C(50) + T, C(50), T / 4, 1, 0 };              /* inside it */
+    start[2] = (NavBody){ C(50) + 66 * T / 10, C(50), T / 4, 1, 0 };    /* 5.6 tiles from start[1] */
+    memcpy(b, start, sizeof b);
+    nav_collide(nav, m, b, 3);
+    CHECK_EQ(nav->pairs.np, 2);         /* (0, 1) and (0, 2) kept, not (1, 2) */
+    memcpy(b, start, sizeof b);
+    b[1].x += 13 * T / 10;              /* 1.3 tiles from its kept base: the kept list serves */
+    memcpy(plain, b, sizeof b);
+    nav_collide(nav, m, b, 3);
+    nav_collide_reference(nav, m, plain, 3);
+    CHECK(memcmp(b, plain, sizeof b) == 0);
+    CHECK(b[2].x > start[2].x);         /* body 1 landed on body 2 and pushed it */
+    CHECK_EQ(nav->pairs.base_x[1], start[1].x);    /* served, not swept again */
+    nav_release(nav);
+    free(nav);
+
+    nav = new_nav();
+    enum { NB = 160, TICKS = 300 };
+    static NavBody fast[NB], ref[NB];
+    lcg_state = 31;
+    for (int i = 0; i < NB; i++) {
+        int giant = i % 16 == 0;
+        fast[i].x = C(50) + (int32_t)(lcg() % (12u * T)) - 6 * T;
+        fast[i].z = C(50) + (int32_t)(lcg() % (12u * T)) - 6 * T;
+        fast[i].radius = giant ? T + (int32_t)(lcg() % (3u * T)) : (int32_t[]){13200, 16800, 18000}[lcg() % 3];
+        fast[i].active = 1;
+        fast[i].pinned = giant;
+    }
+    int differ = 0;
+    for (int t = 0; t < TICKS; t++) {
+        for (int i = 0; i < NB; i++) {
+            if (fast[i].pinned) continue;
+            /* mill about, drawn to the centre; now and then a jump (within
+             * the kept bound or past it) into a giant */
+            fast[i].x += (int32_t)(lcg() % 4001) - 2000 - (fast[i].x - C(50)) / 100;
+            fast[i].z += (int32_t)(lcg() % 4001) - 2000 - (fast[i].z - C(50)) / 100;
+            if (lcg() % 40 == 0) {
+                const NavBody *g = &fast[16 * (int)(lcg() % (NB / 16))];
+                fast[i].x = g->x + (int32_t)(lcg() % (uint32_t)g->radius) - g->radius / 2;
+                fast[i].z = g->z + (int32_t)(lcg() % (uint32_t)g->radius) - g->radius / 2;
+            }
+        }
+        memcpy(ref, fast, sizeof fast);
+        nav_collide(nav, m, fast, NB);
+        nav_collide_reference(nav, m, ref, NB);
+        differ += memcmp(fast, ref, sizeof fast) != 0;
+        memcpy(fast, ref, sizeof fast);
+    }
+    CHECK_EQ(differ, 0);
+    nav_release(nav);
+    free(nav);
+    free(m);
+}
+
 /* nav_collide's 32-bit fast path (push_fast, step_in_tile) against the plain
  * passes where it must hand over: crowds at the map's corners and rim tiles,
  * pressed on tile edges and walls, coincident centres, pinned bodies and
@@ -1434,5 +1502,6 @@ int main(void)
     test_collide_edges();
     test_collide_deaths();
     test_collide_kept_bound();
+    test_collide_kept_relist();
     return check_report("test_nav");
 }
