@@ -17,6 +17,9 @@
  * use a present link (MapData.edges). When the segment passes exactly through
  * a tile corner, both L-shaped detours (both side tiles and all four links)
  * must be valid. A segment with an end outside the map tiles is not clear.
+ * String pulling asks it between tile centres only: nav_centres_clear takes
+ * the same walk from tile indices, its crossing parameters scaled down to
+ * small integers in the same order (no world-unit set-up).
  *
  * nav_find_path. Cache design (transparent by construction):
  *   - First, if nav_line_clear(start point, goal point) the result is [goal].
@@ -155,53 +158,34 @@ void nav_set_footprint(Nav *nav, const MapBuilding *b, int alive)
 
 static int64_t abs64(int64_t v) { return v < 0 ? -v : v; }
 
-/* Walk the tiles of segment (x0,z0)-(x1,z1); 1 if every tile after the first
- * is open and every step uses a link. need_start: the first tile must be
- * open too. Both ends must lie on map tiles. Every tile and link the walk
- * visits lies between the two end tiles, so it needs no bounds checks; the
- * crossing products |b - p0| * |d| grow by T * |d| per step, so they are
- * kept as running sums (the same values as multiplying afresh). */
-static int walk(const Nav *nav, const MapData *map, int32_t x0, int32_t z0, int32_t x1, int32_t z1,
-                int need_start)
+/* The steps of a segment walk from tile t: nx, nz tile crossings along x
+ * and z in directions sx, sz (+-1); ax, az: the first crossing parameters
+ * along x and z, each scaled by the same positive factor, growing by dax,
+ * daz per crossing (only their order matters). 1 if every tile entered is
+ * open and every step uses a link. Every tile and link visited lies between
+ * the two end tiles, so it needs no bounds checks. */
+__attribute__((always_inline))
+static inline int walk_steps(const Nav *nav, const MapData *map, int t, int nx, int nz, int sx, int sz,
+                             int64_t ax, int64_t az, int64_t dax, int64_t daz)
 {
-    const int64_t T = GOTA_TILE, W = (int64_t)MAP_N * GOTA_TILE;
-    int64_t X0 = (int64_t)x0 + MAP_HALF_WORLD, Z0 = (int64_t)z0 + MAP_HALF_WORLD;
-    int64_t X1 = (int64_t)x1 + MAP_HALF_WORLD, Z1 = (int64_t)z1 + MAP_HALF_WORLD;
-    if (X0 < 0 || Z0 < 0 || X1 < 0 || Z1 < 0 || X0 >= W || Z0 >= W || X1 >= W || Z1 >= W) return 0;
-    /* all four are in [0, W), W < 2^32: 32-bit divisions */
-    int tx = (int)((uint32_t)X0 / GOTA_TILE), tz = (int)((uint32_t)Z0 / GOTA_TILE);
-    int ex = (int)((uint32_t)X1 / GOTA_TILE), ez = (int)((uint32_t)Z1 / GOTA_TILE);
     const uint8_t *walkable = map->walkable, *occupied = nav->occupied, *edges = map->edges;
-    int t = map_index(tx, tz);
-    if (need_start && !(walkable[t] && !occupied[t])) return 0;
-    int64_t dx = X1 - X0, dz = Z1 - Z0;
-    int64_t adx = abs64(dx), adz = abs64(dz);
-    int sx = dx > 0 ? 1 : -1, sz = dz > 0 ? 1 : -1;
-    int nx = ex > tx ? ex - tx : tx - ex;
-    int nz = ez > tz ? ez - tz : tz - ez;
     int oz = sz * MAP_N;                        /* index step along z */
     int lx = sx > 0 ? 0 : -1, lz = sz > 0 ? 0 : -MAP_N;   /* the tile holding the crossed link's flag */
 #define OPEN_AT(i) (walkable[i] && !occupied[i])
-    if (nx > 0 && nz > 0) {
-        /* crossing parameters t = |b - p0| / |d|, compared as |b - p0| * |d'| */
-        int64_t ax = (sx > 0 ? (int64_t)(tx + 1) * T - X0 : X0 - (int64_t)tx * T) * adz;
-        int64_t az = (sz > 0 ? (int64_t)(tz + 1) * T - Z0 : Z0 - (int64_t)tz * T) * adx;
-        const int64_t dax = T * adz, daz = T * adx;
-        /* while both axes have crossings left, the nearer crossing goes first */
-        while (nx > 0 && nz > 0) {
-            if (ax < az) {
-                if (!(edges[t + lx] & MAP_EDGE_E) || !OPEN_AT(t + sx)) return 0;
-                t += sx; nx--; ax += dax;
-            } else if (ax > az) {
-                if (!(edges[t + lz] & MAP_EDGE_S) || !OPEN_AT(t + oz)) return 0;
-                t += oz; nz--; az += daz;
-            } else {
-                /* exact corner: both L-shaped detours must be valid */
-                if (!OPEN_AT(t + sx) || !OPEN_AT(t + oz) || !OPEN_AT(t + sx + oz)) return 0;
-                if (!(edges[t + lx] & MAP_EDGE_E) || !(edges[t + sx + lz] & MAP_EDGE_S)) return 0;
-                if (!(edges[t + lz] & MAP_EDGE_S) || !(edges[t + oz + lx] & MAP_EDGE_E)) return 0;
-                t += sx + oz; nx--; nz--; ax += dax; az += daz;
-            }
+    /* while both axes have crossings left, the nearer crossing goes first */
+    while (nx > 0 && nz > 0) {
+        if (ax < az) {
+            if (!(edges[t + lx] & MAP_EDGE_E) || !OPEN_AT(t + sx)) return 0;
+            t += sx; nx--; ax += dax;
+        } else if (ax > az) {
+            if (!(edges[t + lz] & MAP_EDGE_S) || !OPEN_AT(t + oz)) return 0;
+            t += oz; nz--; az += daz;
+        } else {
+            /* exact corner: both L-shaped detours must be valid */
+            if (!OPEN_AT(t + sx) || !OPEN_AT(t + oz) || !OPEN_AT(t + sx + oz)) return 0;
+            if (!(edges[t + lx] & MAP_EDGE_E) || !(edges[t + sx + lz] & MAP_EDGE_S)) return 0;
+            if (!(edges[t + lz] & MAP_EDGE_S) || !(edges[t + oz + lx] & MAP_EDGE_E)) return 0;
+            t += sx + oz; nx--; nz--; ax += dax; az += daz;
         }
     }
     /* the rest lies in one row or column (so do most body steps): no
@@ -212,6 +196,55 @@ static int walk(const Nav *nav, const MapData *map, int32_t x0, int32_t z0, int3
         if (!(edges[t + lz] & MAP_EDGE_S) || !OPEN_AT(t + oz)) return 0;
 #undef OPEN_AT
     return 1;
+}
+
+/* Walk the tiles of segment (x0,z0)-(x1,z1); 1 if every tile after the first
+ * is open and every step uses a link. need_start: the first tile must be
+ * open too. Both ends must lie on map tiles. The crossing parameters
+ * t = |b - p0| / |d| are compared as |b - p0| * |d'|; they grow by T * |d'|
+ * per crossing (the same values as multiplying afresh). */
+static int walk(const Nav *nav, const MapData *map, int32_t x0, int32_t z0, int32_t x1, int32_t z1,
+                int need_start)
+{
+    const int64_t T = GOTA_TILE, W = (int64_t)MAP_N * GOTA_TILE;
+    int64_t X0 = (int64_t)x0 + MAP_HALF_WORLD, Z0 = (int64_t)z0 + MAP_HALF_WORLD;
+    int64_t X1 = (int64_t)x1 + MAP_HALF_WORLD, Z1 = (int64_t)z1 + MAP_HALF_WORLD;
+    if (X0 < 0 || Z0 < 0 || X1 < 0 || Z1 < 0 || X0 >= W || Z0 >= W || X1 >= W || Z1 >= W) return 0;
+    /* all four are in [0, W), W < 2^32: 32-bit divisions */
+    int tx = (int)((uint32_t)X0 / GOTA_TILE), tz = (int)((uint32_t)Z0 / GOTA_TILE);
+    int ex = (int)((uint32_t)X1 / GOTA_TILE), ez = (int)((uint32_t)Z1 / GOTA_TILE);
+    int t = map_index(tx, tz);
+    if (need_start && !nav_open(nav, map, t)) return 0;
+    int64_t dx = X1 - X0, dz = Z1 - Z0;
+    int64_t adx = abs64(dx), adz = abs64(dz);
+    int sx = dx > 0 ? 1 : -1, sz = dz > 0 ? 1 : -1;
+    int nx = ex > tx ? ex - tx : tx - ex;
+    int nz = ez > tz ? ez - tz : tz - ez;
+    int64_t ax = 0, az = 0;     /* one row or column: no crossings to order */
+    if (nx > 0 && nz > 0) {
+        ax = (sx > 0 ? (int64_t)(tx + 1) * T - X0 : X0 - (int64_t)tx * T) * adz;
+        az = (sz > 0 ? (int64_t)(tz + 1) * T - Z0 : Z0 - (int64_t)tz * T) * adx;
+    }
+    return walk_steps(nav, map, t, nx, nz, sx, sz, ax, az, T * adz, T * adx);
+}
+
+/* walk() between the centres of tiles a and b: with (nx, nz) whole tiles to
+ * cross, its crossing parameters (T / 2) * T * nz and (T / 2) * T * nx,
+ * growing by T * T * nz and T * T * nx, are in the same order as nz and nx
+ * growing by 2 nz and 2 nx; the 64-bit set-up goes. */
+__attribute__((always_inline))
+static inline int centres_clear(const Nav *nav, const MapData *map, int a, int b)
+{
+    if (!nav_open(nav, map, a)) return 0;
+    int tz = a / MAP_N, tx = a - tz * MAP_N, ez = b / MAP_N, ex = b - ez * MAP_N;
+    int nx = ex > tx ? ex - tx : tx - ex;
+    int nz = ez > tz ? ez - tz : tz - ez;
+    return walk_steps(nav, map, a, nx, nz, ex > tx ? 1 : -1, ez > tz ? 1 : -1, nz, nx, 2 * nz, 2 * nx);
+}
+
+int nav_centres_clear(const Nav *nav, const MapData *map, int a, int b)
+{
+    return centres_clear(nav, map, a, b);
 }
 
 int nav_line_clear(const Nav *nav, const MapData *map, int32_t x0, int32_t z0, int32_t x1, int32_t z1)
@@ -467,14 +500,12 @@ static void canonical_path(Nav *nav, const MapData *map, int start, int goal, Na
         return;
     }
     int i = 0;
-    int32_t curx = cx_of(p[0]), curz = cz_of(p[0]);
     while (i < len - 1 && out->n < NAV_MAX_PATH) {
         int j = len - 1;
         for (; j > i + 1; j--)
-            if (nav_line_clear(nav, map, curx, curz, cx_of(p[j]), cz_of(p[j]))) break;
+            if (centres_clear(nav, map, p[i], p[j])) break;
         /* j == i + 1: a neighbour step, taken even from a blocked start */
-        curx = cx_of(p[j]); curz = cz_of(p[j]);
-        out->x[out->n] = curx; out->z[out->n] = curz; out->n++;
+        out->x[out->n] = cx_of(p[j]); out->z[out->n] = cz_of(p[j]); out->n++;
         i = j;
     }
     *complete = i == len - 1;

@@ -302,6 +302,50 @@ static void test_line_clear_reference(void)
     free(nav);
 }
 
+/* nav_centres_clear, the walk string pulling takes between tile centres,
+ * against the plain walk between the same centres on random maps: pairs at
+ * random offsets, on exact diagonals (through tile corners), in one row or
+ * column, and at small slopes (the crossing order decides) */
+static void test_centres_clear_reference(void)
+{
+    Nav *nav = new_nav();
+    lcg_state = 777;
+    long differ = 0, clear = 0, n = 0;
+    for (int round = 0; round < 6; round++) {
+        MapData *m = field();
+        int walls = 100 + 500 * round, cuts = 100 + 400 * round;
+        for (int i = 0; i < walls; i++) wall(m, (int)(lcg() % MAP_N), (int)(lcg() % MAP_N));
+        for (int i = 0; i < cuts; i++) m->edges[lcg() % MAP_TILES] &= (uint8_t)~(1u + (lcg() & 1));
+        memset(nav->occupied, 0, sizeof nav->occupied);
+        for (int k = 0; k < 200; k++) nav->occupied[lcg() % MAP_TILES] = 1;
+        for (int i = 0; i < 60000; i++, n++) {
+            int ax = (int)(lcg() % MAP_N), az = (int)(lcg() % MAP_N), bx, bz;
+            int span = i % 3 == 0 ? MAP_N : 12;
+            int kx = (int)(lcg() % (unsigned)(2 * span + 1)) - span, kz = (int)(lcg() % (unsigned)(2 * span + 1)) - span;
+            switch (i % 5) {
+            case 0: kz = lcg() & 1 ? kx : -kx; break;        /* exact diagonal */
+            case 1: if (lcg() & 1) kx = 0; else kz = 0; break;   /* one row or column */
+            case 2: kz = kx + (lcg() & 1 ? 1 : -1); break;    /* almost diagonal */
+            default: break;
+            }
+            bx = ax + kx; bz = az + kz;
+            if (!map_in_bounds(bx, bz)) { n--; continue; }
+            int a = map_index(ax, az), b = map_index(bx, bz);
+            int fast = nav_centres_clear(nav, m, a, b);
+            int plain = line_clear_plain(nav, m, C(ax), C(az), C(bx), C(bz));
+            differ += fast != plain;
+            differ += fast != nav_line_clear(nav, m, C(ax), C(az), C(bx), C(bz));
+            clear += fast;
+        }
+        free(m);
+    }
+    CHECK_EQ(differ, 0);
+    CHECK(clear > n / 10);
+    CHECK(clear < n - n / 10);
+    nav_release(nav);
+    free(nav);
+}
+
 static void test_shortcut_and_wall(void)
 {
     MapData *m = field();
@@ -1416,6 +1460,7 @@ int main(void)
 {
     test_line_clear();
     test_line_clear_reference();
+    test_centres_clear_reference();
     test_shortcut_and_wall();
     test_cliff_ramp();
     test_costs_and_ties();
