@@ -17,6 +17,13 @@
  * use a present link (MapData.edges). When the segment passes exactly through
  * a tile corner, both L-shaped detours (both side tiles and all four links)
  * must be valid. A segment with an end outside the map tiles is not clear.
+ * String pulling asks it between tile centres only: nav_centres_clear takes
+ * the same walk from tile indices, its crossing parameters scaled down to
+ * small integers in the same order (no world-unit set-up). Such a walk fails
+ * exactly when its segment touches the closed square of a tile that is not
+ * open or the side between two tiles whose link is missing, so the pulling
+ * keeps the last failure's square or side and fails without a walk any later
+ * line that touches it (an exact segment-versus-box test in half tiles).
  *
  * nav_find_path. Cache design (transparent by construction):
  *   - First, if nav_line_clear(start point, goal point) the result is [goal].
@@ -156,12 +163,57 @@ void nav_set_footprint(Nav *nav, const MapBuilding *b, int alive)
 
 static int64_t abs64(int64_t v) { return v < 0 ? -v : v; }
 
+/* The steps of a segment walk from tile t: nx, nz tile crossings along x
+ * and z in directions sx, sz (+-1); ax, az: the first crossing parameters
+ * along x and z, each scaled by the same positive factor, growing by dax,
+ * daz per crossing (only their order matters). 1 if every tile entered is
+ * open and every step uses a link. Every tile and link visited lies between
+ * the two end tiles, so it needs no bounds checks. On failure *block (when
+ * not NULL) names what failed: tile * 4 + 0 (a tile not open), + 1 (its
+ * missing link to +x), + 2 (its missing link to +z). */
+__attribute__((always_inline))
+static inline int walk_steps(const Nav *nav, const MapData *map, int t, int nx, int nz, int sx, int sz,
+                             int64_t ax, int64_t az, int64_t dax, int64_t daz, int *block)
+{
+    const uint8_t *walkable = map->walkable, *occupied = nav->occupied, *edges = map->edges;
+    int oz = sz * MAP_N;                        /* index step along z */
+    int lx = sx > 0 ? 0 : -1, lz = sz > 0 ? 0 : -MAP_N;   /* the tile holding the crossed link's flag */
+#define OPEN_AT(i) (walkable[i] && !occupied[i])
+#define FAIL(what) do { if (block) *block = (what); return 0; } while (0)
+#define STEP_X(u) do { if (!(edges[(u) + lx] & MAP_EDGE_E)) FAIL(((u) + lx) * 4 + 1); \
+                       if (!OPEN_AT((u) + sx)) FAIL(((u) + sx) * 4); } while (0)
+#define STEP_Z(u) do { if (!(edges[(u) + lz] & MAP_EDGE_S)) FAIL(((u) + lz) * 4 + 2); \
+                       if (!OPEN_AT((u) + oz)) FAIL(((u) + oz) * 4); } while (0)
+    /* while both axes have crossings left, the nearer crossing goes first */
+    while (nx > 0 && nz > 0) {
+        if (ax < az) {
+            STEP_X(t);
+            t += sx; nx--; ax += dax;
+        } else if (ax > az) {
+            STEP_Z(t);
+            t += oz; nz--; az += daz;
+        } else {
+            /* exact corner: both L-shaped detours must be valid */
+            STEP_X(t); STEP_Z(t + sx); STEP_Z(t); STEP_X(t + oz);
+            t += sx + oz; nx--; nz--; ax += dax; az += daz;
+        }
+    }
+    /* the rest lies in one row or column (so do most body steps): no
+     * crossings to order */
+    for (; nx > 0; nx--, t += sx) STEP_X(t);
+    for (; nz > 0; nz--, t += oz) STEP_Z(t);
+#undef STEP_Z
+#undef STEP_X
+#undef FAIL
+#undef OPEN_AT
+    return 1;
+}
+
 /* Walk the tiles of segment (x0,z0)-(x1,z1); 1 if every tile after the first
  * is open and every step uses a link. need_start: the first tile must be
- * open too. Both ends must lie on map tiles. Every tile and link the walk
- * visits lies between the two end tiles, so it needs no bounds checks; the
- * crossing products |b - p0| * |d| grow by T * |d| per step, so they are
- * kept as running sums (the same values as multiplying afresh). */
+ * open too. Both ends must lie on map tiles. The crossing parameters
+ * t = |b - p0| / |d| are compared as |b - p0| * |d'|; they grow by T * |d'|
+ * per crossing (the same values as multiplying afresh). */
 static int walk(const Nav *nav, const MapData *map, int32_t x0, int32_t z0, int32_t x1, int32_t z1,
                 int need_start)
 {
@@ -172,47 +224,72 @@ static int walk(const Nav *nav, const MapData *map, int32_t x0, int32_t z0, int3
     /* all four are in [0, W), W < 2^32: 32-bit divisions */
     int tx = (int)((uint32_t)X0 / GOTA_TILE), tz = (int)((uint32_t)Z0 / GOTA_TILE);
     int ex = (int)((uint32_t)X1 / GOTA_TILE), ez = (int)((uint32_t)Z1 / GOTA_TILE);
-    const uint8_t *walkable = map->walkable, *occupied = nav->occupied, *edges = map->edges;
     int t = map_index(tx, tz);
-    if (need_start && !(walkable[t] && !occupied[t])) return 0;
+    if (need_start && !nav_open(nav, map, t)) return 0;
     int64_t dx = X1 - X0, dz = Z1 - Z0;
     int64_t adx = abs64(dx), adz = abs64(dz);
     int sx = dx > 0 ? 1 : -1, sz = dz > 0 ? 1 : -1;
     int nx = ex > tx ? ex - tx : tx - ex;
     int nz = ez > tz ? ez - tz : tz - ez;
-    int oz = sz * MAP_N;                        /* index step along z */
-    int lx = sx > 0 ? 0 : -1, lz = sz > 0 ? 0 : -MAP_N;   /* the tile holding the crossed link's flag */
-#define OPEN_AT(i) (walkable[i] && !occupied[i])
+    int64_t ax = 0, az = 0;     /* one row or column: no crossings to order */
     if (nx > 0 && nz > 0) {
-        /* crossing parameters t = |b - p0| / |d|, compared as |b - p0| * |d'| */
-        int64_t ax = (sx > 0 ? (int64_t)(tx + 1) * T - X0 : X0 - (int64_t)tx * T) * adz;
-        int64_t az = (sz > 0 ? (int64_t)(tz + 1) * T - Z0 : Z0 - (int64_t)tz * T) * adx;
-        const int64_t dax = T * adz, daz = T * adx;
-        /* while both axes have crossings left, the nearer crossing goes first */
-        while (nx > 0 && nz > 0) {
-            if (ax < az) {
-                if (!(edges[t + lx] & MAP_EDGE_E) || !OPEN_AT(t + sx)) return 0;
-                t += sx; nx--; ax += dax;
-            } else if (ax > az) {
-                if (!(edges[t + lz] & MAP_EDGE_S) || !OPEN_AT(t + oz)) return 0;
-                t += oz; nz--; az += daz;
-            } else {
-                /* exact corner: both L-shaped detours must be valid */
-                if (!OPEN_AT(t + sx) || !OPEN_AT(t + oz) || !OPEN_AT(t + sx + oz)) return 0;
-                if (!(edges[t + lx] & MAP_EDGE_E) || !(edges[t + sx + lz] & MAP_EDGE_S)) return 0;
-                if (!(edges[t + lz] & MAP_EDGE_S) || !(edges[t + oz + lx] & MAP_EDGE_E)) return 0;
-                t += sx + oz; nx--; nz--; ax += dax; az += daz;
-            }
-        }
+        ax = (sx > 0 ? (int64_t)(tx + 1) * T - X0 : X0 - (int64_t)tx * T) * adz;
+        az = (sz > 0 ? (int64_t)(tz + 1) * T - Z0 : Z0 - (int64_t)tz * T) * adx;
     }
-    /* the rest lies in one row or column (so do most body steps): no
-     * crossings to order */
-    for (; nx > 0; nx--, t += sx)
-        if (!(edges[t + lx] & MAP_EDGE_E) || !OPEN_AT(t + sx)) return 0;
-    for (; nz > 0; nz--, t += oz)
-        if (!(edges[t + lz] & MAP_EDGE_S) || !OPEN_AT(t + oz)) return 0;
-#undef OPEN_AT
-    return 1;
+    return walk_steps(nav, map, t, nx, nz, sx, sz, ax, az, T * adz, T * adx, NULL);
+}
+
+/* walk() between the centres of tiles a and b: with (nx, nz) whole tiles to
+ * cross, its crossing parameters (T / 2) * T * nz and (T / 2) * T * nx,
+ * growing by T * T * nz and T * T * nx, are in the same order as nz and nx
+ * growing by 2 nz and 2 nx; the 64-bit set-up goes. *block as walk_steps. */
+__attribute__((always_inline))
+static inline int centres_clear(const Nav *nav, const MapData *map, int a, int b, int *block)
+{
+    if (!nav_open(nav, map, a)) { *block = a * 4; return 0; }
+    int tz = a / MAP_N, tx = a - tz * MAP_N, ez = b / MAP_N, ex = b - ez * MAP_N;
+    int nx = ex > tx ? ex - tx : tx - ex;
+    int nz = ez > tz ? ez - tz : tz - ez;
+    return walk_steps(nav, map, a, nx, nz, ex > tx ? 1 : -1, ez > tz ? 1 : -1, nz, nx, 2 * nz, 2 * nx, block);
+}
+
+int nav_centres_clear(const Nav *nav, const MapData *map, int a, int b)
+{
+    int block;
+    return centres_clear(nav, map, a, b, &block);
+}
+
+/* What made a centre-to-centre walk fail, as a closed box in half tiles
+ * (tile i spans [2i, 2i + 2], its centre is 2i + 1): the tile's square, or
+ * the side it shares with the neighbour a missing link leads to. Such a
+ * walk visits every tile whose closed square its segment touches (through a
+ * tile corner it visits all four) and crosses every side it touches (through
+ * a corner, all four links there are checked), so any other such segment
+ * that touches the box fails too. */
+typedef struct { int x0, z0, x1, z1; } HalfBox;
+
+static HalfBox block_box(int block)
+{
+    int t = block >> 2, tz = t / MAP_N, tx = t - tz * MAP_N;
+    HalfBox h = { 2 * tx, 2 * tz, 2 * tx + 2, 2 * tz + 2 };
+    if ((block & 3) == 1) h.x0 = h.x1;          /* the side toward +x */
+    else if ((block & 3) == 2) h.z0 = h.z1;     /* the side toward +z */
+    return h;
+}
+
+/* the segment between the centres of tiles a and b touches box h: the
+ * boxes overlap and h's corners are not all strictly on one side of the
+ * segment's line (separating axes; exact in small integers) */
+static int segment_touches(int a, int b, const HalfBox *h)
+{
+    int az = a / MAP_N, ax = a - az * MAP_N, bz = b / MAP_N, bx = b - bz * MAP_N;
+    int x0 = 2 * ax + 1, z0 = 2 * az + 1, x1 = 2 * bx + 1, z1 = 2 * bz + 1;
+    if ((x0 < h->x0 && x1 < h->x0) || (x0 > h->x1 && x1 > h->x1)) return 0;
+    if ((z0 < h->z0 && z1 < h->z0) || (z0 > h->z1 && z1 > h->z1)) return 0;
+    int dx = x1 - x0, dz = z1 - z0;
+    int c0 = dx * (h->z0 - z0) - dz * (h->x0 - x0), c1 = dx * (h->z0 - z0) - dz * (h->x1 - x0);
+    int c2 = dx * (h->z1 - z0) - dz * (h->x0 - x0), c3 = dx * (h->z1 - z0) - dz * (h->x1 - x0);
+    return !((c0 > 0 && c1 > 0 && c2 > 0 && c3 > 0) || (c0 < 0 && c1 < 0 && c2 < 0 && c3 < 0));
 }
 
 int nav_line_clear(const Nav *nav, const MapData *map, int32_t x0, int32_t z0, int32_t x1, int32_t z1)
@@ -449,7 +526,8 @@ static int32_t cz_of(int t) { return map_tile_centre(t / MAP_N); }
  * centres. Sets *complete when the last waypoint is the goal tile, and *box
  * to a tile box holding every tile whose occupancy it read: A* reads the
  * expanded tiles' neighbours, and each pulling segment runs between two
- * path tiles (expanded, or the goal), so its tiles lie in their box. */
+ * path tiles (expanded, or the goal), so its tiles lie in their box (a line
+ * failed without a walk is failed by a tile or link an earlier walk read). */
 static void canonical_path(Nav *nav, const MapData *map, int start, int goal, NavPath *out, int32_t *complete,
                            TileBox *box)
 {
@@ -467,15 +545,19 @@ static void canonical_path(Nav *nav, const MapData *map, int start, int goal, Na
         *complete = 1;
         return;
     }
+    /* the last walk's failure: a segment touching it fails without a walk */
+    HalfBox last_block = { 1, 1, -1, -1 };      /* empty */
     int i = 0;
-    int32_t curx = cx_of(p[0]), curz = cz_of(p[0]);
     while (i < len - 1 && out->n < NAV_MAX_PATH) {
         int j = len - 1;
-        for (; j > i + 1; j--)
-            if (nav_line_clear(nav, map, curx, curz, cx_of(p[j]), cz_of(p[j]))) break;
+        for (; j > i + 1; j--) {
+            if (segment_touches(p[i], p[j], &last_block)) continue;
+            int block;
+            if (centres_clear(nav, map, p[i], p[j], &block)) break;
+            last_block = block_box(block);
+        }
         /* j == i + 1: a neighbour step, taken even from a blocked start */
-        curx = cx_of(p[j]); curz = cz_of(p[j]);
-        out->x[out->n] = curx; out->z[out->n] = curz; out->n++;
+        out->x[out->n] = cx_of(p[j]); out->z[out->n] = cz_of(p[j]); out->n++;
         i = j;
     }
     *complete = i == len - 1;

@@ -129,6 +129,9 @@ static inline int nav_open(const Nav *nav, const MapData *map, int tile)
 }
 /* 1 if a straight segment crosses only open tiles through present links. */
 int nav_line_clear(const Nav *nav, const MapData *map, int32_t x0, int32_t z0, int32_t x1, int32_t z1);
+/* nav_line_clear between the centres of tiles a and b (both on the map):
+ * string pulling's question, without the world-unit set-up. */
+int nav_centres_clear(const Nav *nav, const MapData *map, int a, int b);
 /* Path from (sx,sz) to (gx,gz); the last waypoint is the goal point (or the
  * centre of the open tile chosen for a blocked goal). Uses the cache.
  * Returns out->n (0 when no path exists). */

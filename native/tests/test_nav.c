@@ -302,6 +302,50 @@ static void test_line_clear_reference(void)
     free(nav);
 }
 
+/* nav_centres_clear, the walk string pulling takes between tile centres,
+ * against the plain walk between the same centres on random maps: pairs at
+ * random offsets, on exact diagonals (through tile corners), in one row or
+ * column, and at small slopes (the crossing order decides) */
+static void test_centres_clear_reference(void)
+{
+    Nav *nav = new_nav();
+    lcg_state = 777;
+    long differ = 0, clear = 0, n = 0;
+    for (int round = 0; round < 6; round++) {
+        MapData *m = field();
+        int walls = 100 + 500 * round, cuts = 100 + 400 * round;
+        for (int i = 0; i < walls; i++) wall(m, (int)(lcg() % MAP_N), (int)(lcg() % MAP_N));
+        for (int i = 0; i < cuts; i++) m->edges[lcg() % MAP_TILES] &= (uint8_t)~(1u + (lcg() & 1));
+        memset(nav->occupied, 0, sizeof nav->occupied);
+        for (int k = 0; k < 200; k++) nav->occupied[lcg() % MAP_TILES] = 1;
+        for (int i = 0; i < 60000; i++, n++) {
+            int ax = (int)(lcg() % MAP_N), az = (int)(lcg() % MAP_N), bx, bz;
+            int span = i % 3 == 0 ? MAP_N : 12;
+            int kx = (int)(lcg() % (unsigned)(2 * span + 1)) - span, kz = (int)(lcg() % (unsigned)(2 * span + 1)) - span;
+            switch (i % 5) {
+            case 0: kz = lcg() & 1 ? kx : -kx; break;        /* exact diagonal */
+            case 1: if (lcg() & 1) kx = 0; else kz = 0; break;   /* one row or column */
+            case 2: kz = kx + (lcg() & 1 ? 1 : -1); break;    /* almost diagonal */
+            default: break;
+            }
+            bx = ax + kx; bz = az + kz;
+            if (!map_in_bounds(bx, bz)) { n--; continue; }
+            int a = map_index(ax, az), b = map_index(bx, bz);
+            int fast = nav_centres_clear(nav, m, a, b);
+            int plain = line_clear_plain(nav, m, C(ax), C(az), C(bx), C(bz));
+            differ += fast != plain;
+            differ += fast != nav_line_clear(nav, m, C(ax), C(az), C(bx), C(bz));
+            clear += fast;
+        }
+        free(m);
+    }
+    CHECK_EQ(differ, 0);
+    CHECK(clear > n / 10);
+    CHECK(clear < n - n / 10);
+    nav_release(nav);
+    free(nav);
+}
+
 static void test_shortcut_and_wall(void)
 {
     MapData *m = field();
@@ -807,6 +851,65 @@ static void test_search_reference(void)
     CHECK(found > searches / 2);
     nav_release(nav);
     free(nav);
+}
+
+/* nav_find_path between tile centres (where it returns the canonical path
+ * itself) against string pulling written plainly over the plain A* path,
+ * with the plain walk: the farthest path tile clear from the current one.
+ * Random maps from open to crowded with walls, cut links and footprints,
+ * where many candidate lines fail: the pulling's skip of lines touching the
+ * last failure is checked here. */
+static void test_pulling_reference(void)
+{
+    static int32_t tiles[MAP_TILES];
+    lcg_state = 99;
+    int differ = 0, paths = 0, turns = 0;
+    for (int round = 0; round < 8; round++) {
+        MapData *m = field();
+        Nav *nav = new_nav();
+        int walls = 300 + 500 * round, cuts = 200 + 800 * round;
+        for (int i = 0; i < walls; i++) wall(m, (int)(lcg() % MAP_N), (int)(lcg() % MAP_N));
+        for (int i = 0; i < cuts; i++) m->edges[lcg() % MAP_TILES] &= (uint8_t)~(1u + (lcg() & 1));
+        for (int w = 0; w < 6; w++) {           /* wall segments with gaps: long detours */
+            int x = (int)(lcg() % MAP_N), z = (int)(lcg() % MAP_N), len = 10 + (int)(lcg() % 40);
+            for (int k = 0; k < len; k++)
+                if (lcg() % 8) {
+                    if (w & 1) { if (x + k < MAP_N) wall(m, x + k, z); }
+                    else if (z + k < MAP_N) wall(m, x, z + k);
+                }
+        }
+        for (int k = 0; k < 200; k++) nav->occupied[lcg() % MAP_TILES] = 1;
+        for (int q = 0; q < 60; q++) {
+            int start, goal;
+            do start = (int)(lcg() % MAP_TILES); while (!nav_open(nav, m, start));
+            do goal = (int)(lcg() % MAP_TILES); while (!nav_open(nav, m, goal));
+            int sx = start % MAP_N, sz = start / MAP_N, gx = goal % MAP_N, gz = goal / MAP_N;
+            NavPath want = { 0 }, got;
+            if (line_clear_plain(nav, m, C(sx), C(sz), C(gx), C(gz))) {
+                want.x[0] = C(gx); want.z[0] = C(gz); want.n = 1;
+            } else {
+                int len = astar_plain(nav, m, start, goal, tiles), i = 0;
+                while (len > 1 && i < len - 1 && want.n < NAV_MAX_PATH) {
+                    int j = len - 1;
+                    int32_t cx = C(tiles[i] % MAP_N), cz = C(tiles[i] / MAP_N);
+                    for (; j > i + 1; j--)
+                        if (line_clear_plain(nav, m, cx, cz, C(tiles[j] % MAP_N), C(tiles[j] / MAP_N))) break;
+                    want.x[want.n] = C(tiles[j] % MAP_N); want.z[want.n] = C(tiles[j] / MAP_N); want.n++;
+                    i = j;
+                }
+            }
+            nav_find_path(nav, m, C(sx), C(sz), C(gx), C(gz), &got);
+            differ += !same_path(&want, &got);
+            paths += want.n > 0;
+            turns += want.n;
+        }
+        free(m);
+        nav_release(nav);
+        free(nav);
+    }
+    CHECK_EQ(differ, 0);
+    CHECK(paths > 300);
+    CHECK(turns > 3 * paths);
 }
 
 /* fx_atan2 as first written, a loop over the table: the oracle for the
@@ -1484,6 +1587,7 @@ int main(void)
 {
     test_line_clear();
     test_line_clear_reference();
+    test_centres_clear_reference();
     test_shortcut_and_wall();
     test_cliff_ramp();
     test_costs_and_ties();
@@ -1493,6 +1597,7 @@ int main(void)
     test_cache_carry();
     test_search_speed();
     test_search_reference();
+    test_pulling_reference();
     test_atan2_reference();
     test_steer();
     test_steer_lazy_facing();
