@@ -184,18 +184,20 @@ static void nearest(const ContractCandidate *c, int n, int32_t x, int32_t z, int
             lost = v < lost ? v : lost;
             continue;
         }
-        int at = cnt;
+        uint64_t *at = key + cnt;
         if (cnt == k) {   /* a full list drops its last */
             lost = key[k - 1] < lost ? key[k - 1] : lost;
-            at = k - 1;
+            at--;
         } else {
             cnt++;
         }
-        while (v < key[at - 1]) {
-            key[at] = key[at - 1];
+        /* a pointer, not an int index: under -fwrapv (Python's build flags)
+         * an int index is sign-extended again at every step */
+        while (v < at[-1]) {
+            at[0] = at[-1];
             at--;
         }
-        key[at] = v;
+        *at = v;
     }
     for (int i = 0; i < cnt; i++) {
         uint64_t d = key[i] >> NEAREST_INDEX_BITS;
