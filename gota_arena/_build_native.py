@@ -18,7 +18,11 @@ _HERE = Path(__file__).resolve().parent
 _NATIVE = _HERE.parent / "native"
 _NUMERIC_DEFINE = re.compile(r"^\s*#\s*define\s+[A-Za-z_]\w*\s+-?(0[xX][0-9a-fA-F]+|\d+)[uUlL]*\s*(/\*.*)?$")
 _EXCLUDED_SOURCES = {"gota_demo.c"}
-COMPILE_ARGS = ["-std=c11", "-O2", "-Wall", "-Wextra", "-D_POSIX_C_SOURCE=200809L"]
+# After Python's own CFLAGS (sysconfig: -fwrapv -O3 -g ...), so these win. -fno-wrapv:
+# the C code is written and tested (make test, UBSan) without wrapping signed
+# overflow, and -fwrapv keeps gcc from widening int loop indexes (the arena
+# profile ran 3.4 % more instructions with it, for the same bytes).
+COMPILE_ARGS = ["-std=c11", "-O2", "-fno-wrapv", "-Wall", "-Wextra", "-D_POSIX_C_SOURCE=200809L"]
 
 
 def cdef_text(header: Path = _NATIVE / "gota.h") -> str:
