@@ -351,21 +351,6 @@ int64_t unit_building_dist2(const GotaMatch *m, int i, int32_t x, int32_t z)
     return unit_building_box_dist2(m, i, x, z);
 }
 
-int unit_attack_reach_ok(const GotaMatch *m, int attacker, int target, int32_t ax, int32_t az)
-{
-    const GotaUnit *t = &m->unit[target];
-    int32_t range = m->unit[attacker].range;
-    if (t->kind == GOTA_KIND_GOD) {
-        int64_t r = range > GOD_REACH ? range : GOD_REACH;
-        return fx_dist2(ax, az, t->x, t->z) <= r * r;
-    }
-    if (t->kind == GOTA_KIND_TOWER || t->kind == GOTA_KIND_BARRACKS) {
-        int64_t r = range > BUILDING_MIN_REACH ? range : BUILDING_MIN_REACH;
-        return unit_building_dist2(m, m->st[target].building, ax, az) <= r * r;
-    }
-    return fx_dist2(ax, az, m->snap_x[target], m->snap_z[target]) <= (int64_t)range * range;
-}
-
 /* One tick of attacking `target`, in reach: the counter starts at 0 on the
  * first tick, the hit lands when it reaches the windup, a new swing starts
  * when it reaches the period. */

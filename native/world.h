@@ -211,7 +211,6 @@ int match_step_lazy(GotaMatch *m, int32_t ticks, int32_t *ran);
  * An error leaves m as it was when cfg is refused, else freshly reset. */
 int match_renew(GotaMatch *m, const GotaConfig *cfg);
 void match_settle_facings(GotaMatch *m);
-int unit_attack_reach_ok(const GotaMatch *m, int attacker, int target, int32_t ax, int32_t az);
 /* Squared distance from (x,z) to the nearest point of a building's footprint tiles. */
 int64_t unit_footprint_dist2(const MapBuilding *b, int32_t x, int32_t z);
 /* The same for map building i, from the box when the footprint fills it. */
@@ -227,6 +226,28 @@ static inline int64_t unit_building_box_dist2(const GotaMatch *m, int i, int32_t
     int32_t cx = x < box[0] ? box[0] : (x > box[2] ? box[2] : x);
     int32_t cz = z < box[1] ? box[1] : (z > box[3] ? box[3] : z);
     return fx_dist2(x, z, cx, cz);
+}
+/* Attacker in reach of target from (ax, az) (rules section 3.1): a god by its
+ * centre (max(range, GOD_REACH)), a tower or barracks by its footprint
+ * (max(range, BUILDING_MIN_REACH)), any other unit by its snapshot centre.
+ * Inline: acquisition loops and every observed object ask it. */
+static inline int unit_attack_reach_ok(const GotaMatch *m, int attacker, int target, int32_t ax, int32_t az)
+{
+    const GotaUnit *t = &m->unit[target];
+    int32_t range = m->unit[attacker].range;
+    if (t->kind == GOTA_KIND_GOD) {
+        int64_t r = range > GOD_REACH ? range : GOD_REACH;
+        return fx_dist2(ax, az, t->x, t->z) <= r * r;
+    }
+    if (t->kind == GOTA_KIND_TOWER || t->kind == GOTA_KIND_BARRACKS) {
+        int64_t r = range > BUILDING_MIN_REACH ? range : BUILDING_MIN_REACH;
+        int b = m->st[target].building;
+        /* no footprint tile is nearer than the footprint's box: most answers
+         * are "out of reach" without measuring the tiles */
+        if (unit_building_box_dist2(m, b, ax, az) > r * r) return 0;
+        return unit_building_dist2(m, b, ax, az) <= r * r;
+    }
+    return fx_dist2(ax, az, m->snap_x[target], m->snap_z[target]) <= (int64_t)range * range;
 }
 /* Slot of the unit with this id, -1 when none (free slots never match). */
 int unit_slot_of_id(const GotaMatch *m, int32_t id);

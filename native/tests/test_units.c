@@ -3,8 +3,9 @@
  * unit tested one by one, the buckets kept from build to build against the
  * definitions, structure_next_enemy's candidate lists against a
  * loop over every building, unit_building_dist2's boxes against the
- * footprint's tiles, structures_sync's early return against full runs, and
- * unit_move_toward's goal tile test against the divisions. */
+ * footprint's tiles, structures_sync's early return against full runs,
+ * unit_move_toward's goal tile test against the divisions, and
+ * unit_attack_reach_ok's box answer against the footprint's tiles. */
 #include <stdlib.h>
 #include <string.h>
 #include "world.h"
@@ -394,8 +395,53 @@ static void test_goal_tile(void)
     }
 }
 
+/* unit_attack_reach_ok (a building's box answers most "out of reach") against
+ * the rule measured plainly: a god's centre, every footprint tile of a tower
+ * or barracks, a unit's snapshot centre; random ranges, attackers around
+ * every structure and creep. */
+static void test_attack_reach(void)
+{
+    GotaMatch *m = creeps_only_match();
+    CHECK(m != NULL);
+    if (!m) return;
+    gota_match_step(m, 600, NULL);      /* creeps in the lanes */
+    int attacker = -1, reached[3] = {0, 0, 0}, missed[3] = {0, 0, 0};
+    for (int i = 0; i < m->unit_n && attacker < 0; i++)
+        if (m->unit[i].kind == GOTA_KIND_CREEP && m->unit[i].alive) attacker = i;
+    CHECK(attacker >= 0);
+    if (attacker < 0) { gota_match_free(m); return; }
+    for (int t = 0; t < m->unit_n; t++) {
+        const GotaUnit *u = &m->unit[t];
+        if (!u->alive || u->kind == GOTA_KIND_NONE || t == attacker) continue;
+        int c = u->kind == GOTA_KIND_GOD ? 0 : u->kind == GOTA_KIND_TOWER || u->kind == GOTA_KIND_BARRACKS ? 1 : 2;
+        for (int k = 0; k < 300; k++) {
+            int32_t range = rnd(20000, 420000), spread = rnd(100000, 700000);
+            int32_t x = u->x + rnd(-spread, spread), z = u->z + rnd(-spread, spread);
+            m->unit[attacker].range = range;
+            int64_t r, d2;
+            if (c == 0) {
+                r = range > GOD_REACH ? range : GOD_REACH;
+                d2 = fx_dist2(x, z, u->x, u->z);
+            } else if (c == 1) {
+                r = range > BUILDING_MIN_REACH ? range : BUILDING_MIN_REACH;
+                d2 = unit_footprint_dist2(&m->map->building[m->st[t].building], x, z);
+            } else {
+                r = range;
+                d2 = fx_dist2(x, z, m->snap_x[t], m->snap_z[t]);
+            }
+            int plain = d2 <= r * r;
+            CHECK_EQ(unit_attack_reach_ok(m, attacker, t, x, z), plain);
+            if (plain) reached[c]++;
+            else missed[c]++;
+        }
+    }
+    for (int c = 0; c < 3; c++) CHECK(reached[c] > 100 && missed[c] > 100);
+    gota_match_free(m);
+}
+
 int main(void)
 {
+    test_attack_reach();
     test_goal_tile();
     test_sync_skip();
     test_building_dist();
