@@ -182,6 +182,15 @@ static void test_line_clear(void)
     free(nav);
 }
 
+/* A field with `walls` random walls and `cuts` random missing links (lcg). */
+static MapData *rough_field(int walls, int cuts)
+{
+    MapData *m = field();
+    for (int i = 0; i < walls; i++) wall(m, (int)(lcg() % MAP_N), (int)(lcg() % MAP_N));
+    for (int i = 0; i < cuts; i++) m->edges[lcg() % MAP_TILES] &= (uint8_t)~(1u + (lcg() & 1));
+    return m;
+}
+
 /* nav_line_clear as first written (bounds-checked tile and link reads,
  * crossing products multiplied afresh): the oracle for the walk in nav.c */
 static int open_xy_plain(const Nav *nav, const MapData *map, int tx, int tz)
@@ -256,10 +265,7 @@ static void test_line_clear_reference(void)
     lcg_state = 4242;
     long differ = 0, clear = 0, n = 0;
     for (int round = 0; round < 6; round++) {
-        MapData *m = field();
-        int walls = 200 + 700 * round, cuts = 100 + 400 * round;
-        for (int i = 0; i < walls; i++) wall(m, (int)(lcg() % MAP_N), (int)(lcg() % MAP_N));
-        for (int i = 0; i < cuts; i++) m->edges[lcg() % MAP_TILES] &= (uint8_t)~(1u + (lcg() & 1));
+        MapData *m = rough_field(200 + 700 * round, 100 + 400 * round);
         memset(nav->occupied, 0, sizeof nav->occupied);
         for (int k = 0; k < 200; k++) nav->occupied[lcg() % MAP_TILES] = 1;
         for (int i = 0; i < 60000; i++, n++) {
@@ -312,10 +318,7 @@ static void test_centres_clear_reference(void)
     lcg_state = 777;
     long differ = 0, clear = 0, n = 0;
     for (int round = 0; round < 6; round++) {
-        MapData *m = field();
-        int walls = 100 + 500 * round, cuts = 100 + 400 * round;
-        for (int i = 0; i < walls; i++) wall(m, (int)(lcg() % MAP_N), (int)(lcg() % MAP_N));
-        for (int i = 0; i < cuts; i++) m->edges[lcg() % MAP_TILES] &= (uint8_t)~(1u + (lcg() & 1));
+        MapData *m = rough_field(100 + 500 * round, 100 + 400 * round);
         memset(nav->occupied, 0, sizeof nav->occupied);
         for (int k = 0; k < 200; k++) nav->occupied[lcg() % MAP_TILES] = 1;
         for (int i = 0; i < 60000; i++, n++) {
@@ -865,11 +868,8 @@ static void test_pulling_reference(void)
     lcg_state = 99;
     int differ = 0, paths = 0, turns = 0;
     for (int round = 0; round < 8; round++) {
-        MapData *m = field();
+        MapData *m = rough_field(300 + 500 * round, 200 + 800 * round);
         Nav *nav = new_nav();
-        int walls = 300 + 500 * round, cuts = 200 + 800 * round;
-        for (int i = 0; i < walls; i++) wall(m, (int)(lcg() % MAP_N), (int)(lcg() % MAP_N));
-        for (int i = 0; i < cuts; i++) m->edges[lcg() % MAP_TILES] &= (uint8_t)~(1u + (lcg() & 1));
         for (int w = 0; w < 6; w++) {           /* wall segments with gaps: long detours */
             int x = (int)(lcg() % MAP_N), z = (int)(lcg() % MAP_N), len = 10 + (int)(lcg() % 40);
             for (int k = 0; k < len; k++)
