@@ -191,6 +191,13 @@ static MapData *rough_field(int walls, int cuts)
     return m;
 }
 
+/* 200 random tiles occupied by footprints, none other (lcg). */
+static void scatter_footprints(Nav *nav)
+{
+    memset(nav->occupied, 0, sizeof nav->occupied);
+    for (int k = 0; k < 200; k++) nav->occupied[lcg() % MAP_TILES] = 1;
+}
+
 /* nav_line_clear as first written (bounds-checked tile and link reads,
  * crossing products multiplied afresh): the oracle for the walk in nav.c */
 static int open_xy_plain(const Nav *nav, const MapData *map, int tx, int tz)
@@ -266,8 +273,7 @@ static void test_line_clear_reference(void)
     long differ = 0, clear = 0, n = 0;
     for (int round = 0; round < 6; round++) {
         MapData *m = rough_field(200 + 700 * round, 100 + 400 * round);
-        memset(nav->occupied, 0, sizeof nav->occupied);
-        for (int k = 0; k < 200; k++) nav->occupied[lcg() % MAP_TILES] = 1;
+        scatter_footprints(nav);
         for (int i = 0; i < 60000; i++, n++) {
             int32_t span = (int32_t)(i % 4 == 0 ? 2 * MAP_HALF_WORLD : (i % 4 == 1 ? 1200000 : 300000));
             int32_t ax = (int32_t)(lcg() % (2u * MAP_HALF_WORLD)) - MAP_HALF_WORLD;
@@ -319,8 +325,7 @@ static void test_centres_clear_reference(void)
     long differ = 0, clear = 0, n = 0;
     for (int round = 0; round < 6; round++) {
         MapData *m = rough_field(100 + 500 * round, 100 + 400 * round);
-        memset(nav->occupied, 0, sizeof nav->occupied);
-        for (int k = 0; k < 200; k++) nav->occupied[lcg() % MAP_TILES] = 1;
+        scatter_footprints(nav);
         for (int i = 0; i < 60000; i++, n++) {
             int ax = (int)(lcg() % MAP_N), az = (int)(lcg() % MAP_N), bx, bz;
             int span = i % 3 == 0 ? MAP_N : 12;
