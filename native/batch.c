@@ -18,6 +18,9 @@
  * when gota_batch_lane_match hands a match out (the lane hash reads through
  * nav_facing_of as well).
  */
+#ifdef __linux__
+#define _GNU_SOURCE     /* sched_getaffinity: the cores this process may run on */
+#endif
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
@@ -363,8 +366,14 @@ static void *pool_worker(void *arg)
     return NULL;
 }
 
-static int32_t online_cores(void)
+/* The cores this process may use: its CPU affinity where the system tells
+ * (taskset, container CPU sets), else the online cores. */
+static int32_t usable_cores(void)
 {
+#ifdef __linux__
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) >= 1) return CPU_COUNT(&set);
+#endif
     long n = sysconf(_SC_NPROCESSORS_ONLN);
     return n < 1 ? 1 : n > 4096 ? 4096 : (int32_t)n;
 }
@@ -502,7 +511,7 @@ GotaBatch *gota_batch_new(const GotaConfig *base, int32_t lanes, int32_t action_
         b->self_play = self_play;
         b->agents_per_lane = self_play ? 10 : 5;
         b->agents = lanes * b->agents_per_lane;
-        int32_t cores = online_cores();
+        int32_t cores = usable_cores();
         int32_t t = threads == 0 ? cores : threads;
         if (t > cores) t = cores;
         if (t > lanes) t = lanes;

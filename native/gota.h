@@ -584,7 +584,8 @@ typedef struct {
 } GotaBatchLane;
 
 /* Create a batch of `lanes` lanes from a base config (its seed and bot keys are
- * replaced per lane), seeded as reset(0). threads 0 = the online cores; never
+ * replaced per lane), seeded as reset(0). threads 0 = the usable cores (the
+ * process's CPU affinity where the system tells, else the online cores); never
  * more threads than cores or lanes. opponents: opponent_count bot ids (1..6),
  * at least one. NULL on failure with the code in *err (err may be NULL). */
 GotaBatch *gota_batch_new(const GotaConfig *base, int32_t lanes, int32_t action_ticks, int32_t self_play,

@@ -1,4 +1,8 @@
 """The lockstep arena (gota_arena.arena, native/batch.c)."""
+import os
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
@@ -56,6 +60,19 @@ def test_determinism_and_threads():
     for x, y, z in zip(c1, c2, c3):
         for p, q, r in zip(x, y, z):
             assert p.tobytes() == q.tobytes() == r.tobytes()
+
+
+@pytest.mark.skipif(not hasattr(os, "sched_setaffinity") or len(os.sched_getaffinity(0)) < 2,
+                    reason="needs CPU affinity control and at least 2 usable CPUs")
+def test_threads_follow_cpu_affinity():
+    """threads=0 (and any larger request) is capped at the CPUs the process may run on, not the machine's."""
+    code = ("import os; os.sched_setaffinity(0, {min(os.sched_getaffinity(0))}); "
+            "from gota_arena.arena import Arena; "
+            "print(Arena(lanes=4, threads=0).threads, Arena(lanes=4, threads=2).threads)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["1", "1"]
+    with Arena(lanes=4, threads=0) as a:
+        assert a.threads == min(4, len(os.sched_getaffinity(0)))
 
 
 def test_lane_restart():
