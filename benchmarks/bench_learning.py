@@ -33,7 +33,7 @@ sys.path.insert(0, str(ROOT))
 import torch  # noqa: E402
 
 from gota_arena import plugins  # noqa: E402
-from gota_arena.policies import load_policy  # noqa: E402
+from gota_arena.policies import PlaySettings, load_policy  # noqa: E402
 from gota_arena.train.cli import compose  # noqa: E402
 from gota_arena.train.evaluate import evaluate, format_table  # noqa: E402
 from gota_arena.train.ppo import train  # noqa: E402
@@ -58,8 +58,7 @@ def run_eval(policy, cfg, matches: int, deterministic: bool) -> list:
     policy.eval()
     torch.manual_seed(12345)
     return evaluate(policy, ["idle", "random"], matches=matches, deterministic=deterministic, seed=cfg.eval.seed,
-                    threads=cfg.env.threads, action_ticks=cfg.env.action_ticks, max_ticks=cfg.env.max_ticks,
-                    upkeep=cfg.env.upkeep, match=dict(cfg.env.match), hook=False)
+                    threads=cfg.env.threads, settings=PlaySettings.of_env(cfg.env), hook=False)
 
 
 def evaluations(report: list, title: str, policy, cfg, matches: int) -> list:

@@ -101,6 +101,7 @@ class Arena:
         self.agents = int(info.agents)
         self.agents_per_lane = int(info.agents_per_lane)
         self.action_ticks = int(info.action_ticks)
+        self.upkeep = bool(match_config["upkeep"])
         self.self_play = bool(info.self_play)
         self.threads = int(info.threads)
         self.opponents = tuple(bot_names()[i] for i in ids)

@@ -107,7 +107,7 @@ class EvalConfig:
     opponents: List[str] = field(default_factory=lambda: ["idle", "random", "base"])
     matches: int = 2                     # per opponent, all played at once
     deterministic: bool = True           # greedy policy
-    max_ticks: Optional[int] = None      # None: the env's max_ticks
+    max_ticks: Optional[int] = None      # None: as trained (env.max_ticks); set: shorter evaluation matches
     seed: int = 100_000
 
 
@@ -122,7 +122,7 @@ class LeaderboardConfig:
     seed: int = 1000                     # first seed of the schedule
     lanes: int = 8                       # games played at once
     threads: int = 0                     # simulator threads, 0 = one per core
-    action_ticks: int = 4
+    action_ticks: int = 4                # ticks a decision of entrants that record none (a policy plays at its own)
     max_ticks: int = 28800
     device: str = "cpu"                  # where checkpoint entrants run
     replays: List[str] = field(default_factory=list)   # game keys "seed:red:blue" kept as replay files

@@ -14,6 +14,11 @@ through it, one entry per episode) or a callable ``choose(lane) -> Opponent``
 (a league). Because a lane restarts inside the step that ends it, the opponent
 of a lane's next episode is chosen when its current one begins.
 
+A Python opponent that records its own decision interval (a trained policy,
+``Opponent.play``) acts every ``play.action_ticks`` ticks from its episode's
+start, noops in between; an arena whose interval does not divide it, or whose
+upkeep differs, is refused when the opponent is drawn.
+
 Rewards come from the reward mode (``gota_arena.rewards``): each learner row
 gets its team's reward. ``episodes`` lists a dict per lane that finished in
 the step, from the learner team's side, with the opponent's name.
@@ -27,7 +32,7 @@ import numpy as np
 from . import plugins
 from .arena import Arena
 from .errors import ArgumentRangeError
-from .opponents import Opponent, SeatBatch, check_actions
+from .opponents import Opponent, SeatBatch, check_actions, decision_every
 from .rewards import RewardMode, check_rewards
 
 SELF = "self"   # the opponent name of a self-play lane in episode records
@@ -57,6 +62,9 @@ class LearnerEnv:
         self._learner_team = np.zeros(lanes, dtype=np.int64)
         self._starts = np.ones(lanes, dtype=bool)
         self._full = np.zeros((self.arena.agents, 5), dtype=np.int32)
+        self._lane_steps = np.zeros(lanes, dtype=np.int64)   # steps since the lane's episode began
+        self._every = np.ones(lanes, dtype=np.int64)          # the running opponent's steps between decisions
+        self._next_every = np.ones(lanes, dtype=np.int64)
 
     # ---- opponents -------------------------------------------------------
     def _chooser(self, opponents) -> Callable:
@@ -75,6 +83,7 @@ class LearnerEnv:
         if not isinstance(opponent, Opponent):
             raise ArgumentRangeError(f"the opponent chooser returned {opponent!r} for lane {lane}; it must return "
                                      "a gota_arena.opponents.Opponent or a registered opponent name")
+        self._next_every[lane] = decision_every(opponent, self.arena.action_ticks, self.arena.upkeep)
         self._next[lane] = opponent
         if opponent.script is not None:
             self.arena.set_opponent_script(lane, opponent.script)
@@ -92,6 +101,8 @@ class LearnerEnv:
         self._episodes[:] = 0
         for lane in range(self.self_play_lanes, self.lanes):
             self._current[lane] = self._pick(lane)
+            self._every[lane] = self._next_every[lane]
+        self._lane_steps[:] = 0
         out = self.arena.reset(seed)
         self.reward.reset(out.signals)
         self._after_start(range(self.lanes))
@@ -109,7 +120,7 @@ class LearnerEnv:
         groups = {}
         for lane in range(self.self_play_lanes, self.lanes):
             opponent = self._current[lane]
-            if not opponent.native:
+            if not opponent.native and self._lane_steps[lane] % self._every[lane] == 0:
                 groups.setdefault(id(opponent), (opponent, []))[1].append(lane)
         for opponent, lanes in groups.values():
             lanes = np.asarray(lanes, dtype=np.int64)
@@ -135,10 +146,13 @@ class LearnerEnv:
         finished = np.flatnonzero(out.stats["finished"])
         episodes = [self._episode(lane, out.stats[lane]) for lane in finished.tolist()]
         self._starts[:] = False
+        self._lane_steps += 1
         if len(finished):
             self._starts[finished] = True
+            self._lane_steps[finished] = 0
             for lane in finished.tolist():
                 self._current[lane] = self._next[lane]
+                self._every[lane] = self._next_every[lane]
             self._after_start(finished.tolist())
         return self.arena.obs[self.learner_rows], self.arena.masks[self.learner_rows], rewards, dones, episodes
 

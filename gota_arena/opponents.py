@@ -11,6 +11,12 @@ An opponent is either
   that the seats' masks allow. A frozen policy checkpoint is one
   (``PolicyOpponent``).
 
+A Python opponent with ``play`` settings (a policy trained at its own decision
+interval, gota_arena.policies.PlaySettings) decides every ``play.action_ticks``
+ticks whatever the arena's interval, as long as that interval divides its own:
+between its decisions its seats get noops, so their orders are held
+(``decision_every``).
+
 Opponents are registered by plugins (``gota_register_opponents``) and built by
 name with ``gota_arena.plugins.opponent(name, **options)``.
 """
@@ -24,6 +30,7 @@ import numpy as np
 from .contract import INFO
 from .errors import PluginError
 from .masking import HEAD_SIZES, illegal_rows
+from .policies import PlaySettingsError
 
 
 @dataclass
@@ -43,6 +50,7 @@ class Opponent:
     name: str = "opponent"
     bot: Optional[str] = None
     script = None   # a gota_arena.basic.Program played inside the simulator (ScriptOpponent)
+    play = None     # PlaySettings of a Python opponent that must play as it was trained; None: any settings
 
     @property
     def native(self) -> bool:
@@ -69,6 +77,7 @@ class PolicyOpponent(Opponent):
 
     def __init__(self, policy, name: str = "policy", deterministic: bool = False):
         self.policy, self.name, self.deterministic = policy, name, deterministic
+        self.play = getattr(policy, "play", None)
         self._state = None   # tuple of [layers, slots, ...] arrays/tensors
 
     def act(self, seats: SeatBatch) -> np.ndarray:
@@ -101,6 +110,25 @@ def _cat_seats(a, b):
     return torch.cat((a, b), dim=1)
 
 
+def decision_every(opponent: Opponent, action_ticks: int, upkeep: bool) -> int:
+    """Arena steps between the opponent's decisions in an arena of ``action_ticks``
+    ticks a step and the given upkeep: 1 unless it plays at its own recorded
+    interval. PlaySettingsError when the arena cannot honour its settings."""
+    play = None if opponent.native else opponent.play
+    if play is None:
+        return 1
+    if play.action_ticks % action_ticks:
+        raise PlaySettingsError(
+            f"{opponent.name!r} was trained at {play.action_ticks} ticks a decision and cannot play in an arena "
+            f"of {action_ticks} ticks a step ({action_ticks} does not divide {play.action_ticks}): use an "
+            f"action_ticks that divides {play.action_ticks}, e.g. {play.action_ticks}")
+    if bool(play.upkeep) != bool(upkeep):
+        raise PlaySettingsError(
+            f"{opponent.name!r} was trained with upkeep={'on' if play.upkeep else 'off'} and cannot play in an "
+            f"arena with upkeep={'on' if upkeep else 'off'}: set upkeep={str(play.upkeep).lower()}")
+    return play.action_ticks // action_ticks
+
+
 def check_actions(name: str, actions, masks: np.ndarray) -> np.ndarray:
     """An opponent's answer as int32 [n, 5]; PluginError naming the opponent when it
     has the wrong shape, a head out of range, or an action its mask forbids."""
@@ -123,4 +151,4 @@ def check_actions(name: str, actions, masks: np.ndarray) -> np.ndarray:
     return array.astype(np.int32, copy=False)
 
 
-__all__ = ["Opponent", "BotOpponent", "PolicyOpponent", "SeatBatch", "check_actions"]
+__all__ = ["Opponent", "BotOpponent", "PolicyOpponent", "SeatBatch", "check_actions", "decision_every"]

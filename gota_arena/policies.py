@@ -14,20 +14,60 @@ Policies are registered by plugins (``gota_register_policies``) and built with
 with safetensors (no pickle) and the adapter name, config and contract hash as
 metadata; ``load_policy`` rebuilds the policy through its adapter and refuses a
 file made for another observation/action contract.
+
+A policy plays as it was trained: the trainer sets ``policy.play`` (a
+``PlaySettings``: ticks a decision, max ticks, upkeep, match keys), ``save_policy``
+writes it and ``load_policy`` sets it again, and every evaluator plays the policy
+under those settings or refuses with a ``PlaySettingsError`` that says which
+setting cannot be honoured. A file written before settings were recorded loads
+with ``play = None``: evaluators then play it at their own settings.
 """
 from __future__ import annotations
 
 import json
 import os
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Optional
 
 import numpy as np
 
 from . import __version__
 from .contract import INFO
-from .errors import PluginError
+from .errors import GotaError, PluginError
+
+
+class PlaySettingsError(GotaError):
+    """A policy cannot be played under the settings it was trained under (the message says which and why)."""
+
+
+@dataclass(frozen=True)
+class PlaySettings:
+    """The arena settings a policy was trained under, saved with its weights."""
+
+    action_ticks: int                 # ticks per decision
+    max_ticks: int                    # battle ticks before a timeout
+    upkeep: bool                      # ability points, shopping, buyback done by the simulator
+    match: dict = field(default_factory=dict)   # other simulator keys (wave_interval, class_0, ...)
+
+    @classmethod
+    def of_env(cls, env: dict) -> "PlaySettings":
+        """From the ``env`` config group of a run."""
+        return cls(int(env["action_ticks"]), int(env["max_ticks"]), bool(env["upkeep"]),
+                   {k: int(v) for k, v in dict(env.get("match") or {}).items()})
+
+    def to_json(self) -> str:
+        return json.dumps({"action_ticks": self.action_ticks, "max_ticks": self.max_ticks,
+                           "upkeep": self.upkeep, "match": self.match}, sort_keys=True)
+
+    @classmethod
+    def from_json(cls, text: str) -> "PlaySettings":
+        return cls.of_env(json.loads(text))
+
+    def describe(self) -> str:
+        keys = "".join(f", {k}={v}" for k, v in sorted(self.match.items()))
+        return (f"{self.action_ticks} ticks a decision, max_ticks={self.max_ticks}, "
+                f"upkeep={'on' if self.upkeep else 'off'}{keys}")
 
 
 @dataclass
@@ -39,12 +79,16 @@ class PolicyOutput:
 
 
 def save_policy(policy, path: str, extra: Optional[dict] = None) -> str:
-    """Write ``policy`` to ``path`` (a .safetensors file) atomically."""
+    """Write ``policy`` to ``path`` (a .safetensors file) atomically, with its
+    ``play`` settings when it has them."""
     from safetensors.torch import save_file
 
     tensors = {k: v.detach().cpu().contiguous() for k, v in policy.state_dict().items()}
     meta = {"format": "gota-policy/1", "adapter": policy.adapter, "config": json.dumps(policy.config),
             "contract_hash": f"{INFO.hash:016x}", "gota_arena": __version__}
+    play = getattr(policy, "play", None)
+    if play is not None:
+        meta["play"] = play.to_json()
     meta.update({k: json.dumps(v) for k, v in (extra or {}).items()})
     directory = os.path.dirname(os.path.abspath(path))
     os.makedirs(directory, exist_ok=True)
@@ -98,7 +142,9 @@ def load_policy(path: str, device: str = "cpu"):
         raise PluginError(f"policy checkpoint {path!r} does not fit adapter {meta['adapter']!r}: {error}") from None
     if hasattr(policy, "to"):
         policy = policy.to(device)
+    policy.play = PlaySettings.from_json(meta["play"]) if "play" in meta else None
     return policy
 
 
-__all__ = ["PolicyOutput", "save_policy", "load_policy", "read_policy_metadata"]
+__all__ = ["PolicyOutput", "PlaySettings", "PlaySettingsError", "save_policy", "load_policy",
+           "read_policy_metadata"]

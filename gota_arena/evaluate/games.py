@@ -9,20 +9,28 @@ the arena's "learner" team, so the red and blue entrants are mapped onto the
 learner and other team per game. Lanes with nothing left to play run ``idle``
 against ``idle`` until the last game ends, and their results are ignored.
 
+Entrants that record their decision interval (policies, ``Opponent.play``) act
+at it: the arena steps at ``action_ticks``, a divisor of every such interval
+(``arena_settings``), and an entrant trained at k ticks decides every k /
+action_ticks steps from its game's start, its seats noop (orders held) between.
+So two policies trained at different intervals can meet, each at its own.
+
 A game's result depends only on its seed and its two entrants (lanes are
 isolated, bots are seeded, checkpoints play greedily), not on the lane or the
 batch it ran in: results can be cached and resumed.
 """
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
-from typing import Callable, Dict, Iterable, List
+from typing import Callable, Dict, Iterable, List, Optional
 
 import numpy as np
 
 from ..arena import Arena
 from ..opponents import Opponent, SeatBatch, check_actions
+from ..policies import PlaySettingsError
 from ..rewards import OUTCOME, TEAM_SCORE, TEAM_XP
 
 RESULTS = {1: "win", 2: "draw", 3: "timeout"}
@@ -50,10 +58,48 @@ class _Lane:
         self.controllers = (None, None)   # (learner team, other team) of the running game
 
 
+@dataclass(frozen=True)
+class ArenaSettings:
+    """What the arena of a set of entrants runs at."""
+
+    action_ticks: int    # ticks a step: divides every entrant's own interval
+    max_ticks: int
+    upkeep: bool
+    match: dict
+
+
+def arena_settings(entrants: Dict[str, Opponent], action_ticks: int = 4, max_ticks: int = 28_800,
+                   upkeep: Optional[bool] = None) -> ArenaSettings:
+    """The one arena every entrant can play in as it was trained. Python entrants
+    without recorded settings act at ``action_ticks``; bots and scripts play inside
+    the simulator at any interval. PlaySettingsError, naming the entrants, when
+    recorded settings disagree with each other or with ``max_ticks`` / ``upkeep``."""
+    recorded = {name: e.play for name, e in entrants.items() if not e.native and e.play is not None}
+    unrecorded = any(not e.native and e.play is None for e in entrants.values())
+    intervals = [p.action_ticks for p in recorded.values()] + ([action_ticks] if unrecorded or not recorded else [])
+    for name, p in recorded.items():
+        if p.max_ticks != max_ticks:
+            raise PlaySettingsError(f"entrant {name!r} was trained with max_ticks={p.max_ticks}, the games here "
+                                    f"end at max_ticks={max_ticks}: set max_ticks={p.max_ticks} to play it as trained")
+    for what in ("upkeep", "match"):
+        values = {name: getattr(p, what) for name, p in recorded.items()}
+        if upkeep is not None and what == "upkeep":
+            values["this evaluation"] = bool(upkeep)
+        if len({repr(v) for v in values.values()}) > 1:
+            listed = "; ".join(f"{name}: {value}" for name, value in values.items())
+            raise PlaySettingsError(f"entrants were trained with different {what} settings ({listed}); one arena "
+                                    "cannot honour them all: evaluate them in separate runs")
+    first = next(iter(recorded.values()), None)
+    return ArenaSettings(math.gcd(*intervals), max_ticks, first.upkeep if first else (True if upkeep is None else upkeep),
+                         dict(first.match) if first else {})
+
+
 def play(games: List[Game], entrants: Dict[str, Opponent], lanes: int, threads: int = 0, action_ticks: int = 4,
          max_ticks: int = 28_800, on_result: Callable[[dict], None] = None, record: Iterable[str] = (),
          replay_dir=None) -> List[dict]:
     """Play every game; returns one result dict per game (in finishing order).
+    ``action_ticks`` is the interval of the entrants that record none; each
+    entrant that does acts at its own (``arena_settings``).
     ``record``: keys of the games to write as replay files to ``replay_dir``
     (``{seed}_{red}_{blue}.gotareplay``, checked to the same final hash; the
     result then names the file under "replay")."""
@@ -62,7 +108,12 @@ def play(games: List[Game], entrants: Dict[str, Opponent], lanes: int, threads: 
     if not queue:
         return results
     lanes = max(1, min(lanes, len(queue)))
-    with Arena(lanes=lanes, action_ticks=action_ticks, self_play=True, threads=threads, max_ticks=max_ticks) as arena:
+    playing = {name: entrants[name] for g in queue for name in (g.red, g.blue)}
+    settings = arena_settings(playing, action_ticks, max_ticks)
+    every = {id(e): (e.play.action_ticks if e.play is not None else action_ticks) // settings.action_ticks
+             for e in playing.values() if not e.native}   # steps between an entrant's decisions
+    with Arena(lanes=lanes, action_ticks=settings.action_ticks, self_play=True, threads=threads,
+               max_ticks=max_ticks, upkeep=int(settings.upkeep), **settings.match) as arena:
         state = [_Lane() for _ in range(lanes)]
         recorder = _recorder(arena, state, set(record), replay_dir)
 
@@ -100,12 +151,13 @@ def play(games: List[Game], entrants: Dict[str, Opponent], lanes: int, threads: 
         if recorder:
             recorder.after_reset()
         starts = np.ones(lanes, dtype=bool)
+        lane_steps = np.zeros(lanes, dtype=np.int64)   # steps since the lane's game began
         for lane in range(lanes):
             begin(lane)
         actions = np.zeros((arena.agents, 5), dtype=np.int32)
         while any(s.game is not None for s in state):
             actions[:] = 0
-            for opponent, rows in _python_rows(state).items():
+            for opponent, rows in _python_rows(state, lane_steps, every).items():
                 rows = np.asarray(rows, dtype=np.int64)
                 seats = SeatBatch(arena.obs[rows], arena.masks[rows], rows // 10, rows // 10 * 10 + rows % 10,
                                   starts[rows // 10])
@@ -116,6 +168,7 @@ def play(games: List[Game], entrants: Dict[str, Opponent], lanes: int, threads: 
             if recorder:
                 recorder.after_step()            # before begin(): a restarted lane's game is its pending one
             starts[:] = False
+            lane_steps += 1
             for lane in np.flatnonzero(out.stats["finished"]).tolist():
                 game = state[lane].game
                 if game is not None:
@@ -126,6 +179,7 @@ def play(games: List[Game], entrants: Dict[str, Opponent], lanes: int, threads: 
                     if on_result:
                         on_result(result)
                 starts[lane] = True
+                lane_steps[lane] = 0
                 begin(lane)
     return results
 
@@ -150,14 +204,14 @@ def _recorder(arena, state, keys: set, directory):
     return rec
 
 
-def _python_rows(state) -> dict:
-    """Rows of every Python entrant, grouped by entrant, over the running games."""
+def _python_rows(state, lane_steps: np.ndarray, every: dict) -> dict:
+    """Rows of every Python entrant that decides this step, grouped by entrant, over the running games."""
     groups = {}
     for lane, s in enumerate(state):
         if s.game is None:
             continue
         for side, controller in enumerate(s.controllers):
-            if not controller.native:
+            if not controller.native and lane_steps[lane] % every[id(controller)] == 0:
                 groups.setdefault(controller, []).extend(range(lane * 10 + side * 5, lane * 10 + side * 5 + 5))
     return groups
 
@@ -191,4 +245,4 @@ def schedule(names: Iterable[str], games_per_pairing: int, seed: int, against: I
     return games
 
 
-__all__ = ["Game", "play", "schedule", "learner_team"]
+__all__ = ["Game", "ArenaSettings", "arena_settings", "play", "schedule", "learner_team"]

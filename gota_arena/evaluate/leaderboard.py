@@ -36,7 +36,7 @@ class Leaderboard:
     seed: int = 1000                     # first seed of the schedule
     lanes: int = 8                       # games played at once
     threads: int = 0                     # 0: one per core
-    action_ticks: int = 4
+    action_ticks: int = 4                # ticks a decision of the Python entrants that record none
     max_ticks: int = 28_800
     device: str = "cpu"
     replays: list = field(default_factory=list)   # game keys ("seed:red:blue") to keep as replays in DIR/replays
@@ -62,6 +62,12 @@ class Leaderboard:
         for name, why in errors.items():
             say(f"leaderboard: left out {name!r}: {why}")
         playing = {e.name: e.opponent for e in built if not e.error}
+        settings = games_mod.arena_settings(playing, self.action_ticks, self.max_ticks)   # refuse before playing
+        paced = [f"{name} every {o.play.action_ticks if o.play else self.action_ticks} ticks"
+                 for name, o in playing.items() if not o.native]
+        if paced:
+            say(f"leaderboard: policies act as trained: {', '.join(paced)} (the arena steps "
+                f"{settings.action_ticks} ticks at a time)")
         against = [a for a in (entrants_mod.parse(x)["name"] for x in self.against) if a in playing]
         games = games_mod.schedule(list(playing), self.games_per_pairing, self.seed, against)
         if self.shards > 1:

@@ -8,6 +8,13 @@ policy plays the learner team, five rows a lane; sides alternate with the lane
 seeds), and each lane's first episode counts. A win is the other god destroyed;
 Glory is the team score of the winners (0 for a loss, a draw or a timeout).
 ``gota_evaluation_finished`` is called with the table.
+
+The policy plays as it was trained: at its ``play`` settings (ticks a decision,
+upkeep, match keys, max ticks; gota_arena.policies.PlaySettings). ``settings``
+serves a policy that has none (a file saved before they were recorded, a
+hand-built policy); given for a policy that has them, they must agree.
+``max_ticks`` is the one setting a caller may change, on request: shorter
+evaluation matches.
 """
 from __future__ import annotations
 
@@ -20,24 +27,34 @@ from .. import plugins
 from ..constants import Result
 from ..hookspecs import EvaluationFinished
 from ..learner_env import LearnerEnv
+from ..policies import PlaySettings, PlaySettingsError
+
+
+def play_settings(policy, settings: Optional[PlaySettings] = None) -> PlaySettings:
+    """The settings ``policy`` is played under: its own, else ``settings``, else the
+    defaults of a run (4 ticks a decision, 28,800 max ticks, upkeep on)."""
+    own = getattr(policy, "play", None)
+    if own is not None and settings is not None and own != settings:
+        raise PlaySettingsError(f"this policy was trained under {own.describe()}; it cannot be evaluated under "
+                                f"{settings.describe()}: leave the settings to the policy")
+    return own or settings or PlaySettings(action_ticks=4, max_ticks=28_800, upkeep=True)
 
 
 def evaluate(policy, opponents: Sequence[str] = ("idle", "random", "base"), matches: int = 4,
-             deterministic: bool = True, seed: int = 100_000, threads: int = 0, action_ticks: int = 4,
-             max_ticks: Optional[int] = None, upkeep: bool = True, match: Optional[dict] = None,
+             deterministic: bool = True, seed: int = 100_000, threads: int = 0,
+             settings: Optional[PlaySettings] = None, max_ticks: Optional[int] = None,
              output_dir: Optional[str] = None, hook: bool = True) -> list:
     """One row per opponent: opponent, matches, wins, losses, no_winner (draw or
-    timeout), win_rate, mean_glory, mean_ticks, steps and seconds (of the whole evaluation)."""
+    timeout), win_rate, mean_glory, mean_ticks, action_ticks, steps and seconds
+    (of the whole evaluation)."""
+    play = play_settings(policy, settings)
     opponents = list(opponents)
     built = [plugins.opponent(name) for name in opponents]
     lanes = matches * len(opponents)
-    config = dict(match or {})
-    if max_ticks is not None:
-        config["max_ticks"] = int(max_ticks)
-    config["upkeep"] = int(bool(upkeep))
+    config = dict(play.match, max_ticks=int(max_ticks or play.max_ticks), upkeep=int(play.upkeep))
     start = time.perf_counter()
     env = LearnerEnv(lanes=lanes, self_play_lanes=0, opponents=lambda lane: built[lane // matches],
-                     reward="leaderboard", action_ticks=action_ticks, threads=threads, **config)
+                     reward="leaderboard", action_ticks=play.action_ticks, threads=threads, **config)
     try:
         obs, masks = env.reset(seed=seed)
         state = policy.initial_state(env.agents)
@@ -62,7 +79,8 @@ def evaluate(policy, opponents: Sequence[str] = ("idle", "random", "base"), matc
         rows.append({"opponent": name, "matches": len(eps), "wins": int(wins),
                      "losses": int(len(eps) - wins - no_winner), "no_winner": int(no_winner),
                      "win_rate": wins / len(eps), "mean_glory": float(np.mean([e["glory"] for e in eps])),
-                     "mean_ticks": float(np.mean([e["ticks"] for e in eps])), "steps": steps,
+                     "mean_ticks": float(np.mean([e["ticks"] for e in eps])), "action_ticks": play.action_ticks,
+                     "steps": steps,
                      "seconds": time.perf_counter() - start})
     if hook:
         plugins.manager().hook.gota_evaluation_finished(report=EvaluationFinished(table=rows, output_dir=output_dir))
@@ -78,4 +96,4 @@ def format_table(rows: list) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["evaluate", "format_table"]
+__all__ = ["evaluate", "format_table", "play_settings"]

@@ -47,7 +47,7 @@ from ..contract import INFO
 from ..errors import GotaError, PluginError
 from ..hookspecs import CheckpointSaved, EpisodeEnd
 from ..learner_env import SELF, LearnerEnv
-from ..policies import load_policy, save_policy
+from ..policies import PlaySettings, load_policy, save_policy
 from . import distributed
 from .checkpoint import FORMAT, load_checkpoint, rng_state, save_checkpoint, set_rng_state
 from .evaluate import evaluate, format_table
@@ -136,12 +136,17 @@ def _train(cfg, plain: dict, run_dir: Path, ddp: distributed.Distributed, stop_a
         raise PluginError(f"policy {P['name']!r} cannot be trained by PPO: it needs a torch module with "
                           "forward_act/evaluate/get_value (see gota_arena/train/nets.py)")
     if T["init_from"] and not T["resume"]:
-        source = load_policy(T["init_from"])
+        source = _starting_point(T["init_from"])
         if source.adapter != policy.adapter or source.config != policy.config:
             raise TrainingError(f"trainer.init_from={T['init_from']} is a {source.adapter} policy with "
                                 f"{source.config}; this run builds {policy.adapter} with {policy.config}")
         policy.load_state_dict(source.state_dict())
+        if source.play is not None and source.play != PlaySettings.of_env(E):
+            print(f"note: trainer.init_from={T['init_from']} was trained under {source.play.describe()}; this run "
+                  f"trains it under {PlaySettings.of_env(E).describe()}, and its policy file records those",
+                  file=stream)
     policy = policy.to(device)
+    policy.play = PlaySettings.of_env(E)   # saved with the weights: evaluators play it as it was trained
     ddp.broadcast_module(policy)   # every rank starts from rank 0's weights
     recurrent = bool(getattr(policy, "recurrent", False))
     optimizer = torch.optim.Adam(policy.parameters(), lr=T["learning_rate"], eps=1e-5)
@@ -476,13 +481,12 @@ def _train(cfg, plain: dict, run_dir: Path, ddp: distributed.Distributed, stop_a
 
     # ---- the end: quick evaluation, plots, summary ------------------------------------------------------------
     if V["enabled"]:
+        shorter = f", max_ticks={V['max_ticks']} (eval.max_ticks)" if V["max_ticks"] else ""
         reporter.write(f"evaluating: greedy={V['deterministic']} vs {', '.join(V['opponents'])}, "
-                       f"{V['matches']} matches each ...")
+                       f"{V['matches']} matches each, as trained ({policy.play.describe()}){shorter} ...")
         policy.eval()
         rows = evaluate(policy, V["opponents"], matches=V["matches"], deterministic=V["deterministic"],
-                        seed=V["seed"], threads=sim_threads, action_ticks=E["action_ticks"],
-                        max_ticks=V["max_ticks"] or E["max_ticks"], upkeep=E["upkeep"], match=E["match"],
-                        output_dir=str(run_dir))
+                        seed=V["seed"], threads=sim_threads, max_ticks=V["max_ticks"], output_dir=str(run_dir))
         (run_dir / "eval.json").write_text(json.dumps(rows, indent=1))
         summary["evaluation"] = rows
     if T["plots"]:
@@ -491,6 +495,18 @@ def _train(cfg, plain: dict, run_dir: Path, ddp: distributed.Distributed, stop_a
     (run_dir / "summary.json").write_text(json.dumps(summary, indent=1, default=str))
     _print_summary(summary, reporter, stream)
     return summary
+
+
+def _starting_point(init_from: str):
+    """``trainer.init_from``: a policy file, or the name of a registered policy that
+    comes with weights (the bundled ``ppo``)."""
+    if Path(init_from).exists() or init_from not in plugins.names("policies"):
+        return load_policy(init_from)
+    source = plugins.policy(init_from)
+    if getattr(source, "play", None) is None:
+        raise TrainingError(f"trainer.init_from={init_from} names a policy that was not trained; give a policy "
+                            "file (.safetensors) or a registered policy that comes trained, such as ppo")
+    return source
 
 
 def _lane_stats(episodes: list) -> np.ndarray:
