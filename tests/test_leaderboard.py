@@ -73,6 +73,29 @@ def test_table_counts_and_order():
     assert a["mean_glory"] == 450 and a["rating"] > b["rating"]
 
 
+def test_the_heatmap_shows_every_entrant_that_played_a_trained_policy_too(tmp_path):
+    from gota_arena.evaluate import report
+    from gota_arena.evaluate.ratings import matrix
+
+    def game(key, red, blue, winner):
+        return {"key": key, "red": red, "blue": blue, "winner": winner, "result": "win" if winner else "timeout",
+                "red_score": 500 if winner == "red" else 0, "blue_score": 500 if winner == "blue" else 0,
+                "red_glory": 0, "blue_glory": 0}
+
+    names = ["ppo", "idle", "base"]   # ppo: the bundled trained policy, a checkpoint entrant
+    results = [game("1", "ppo", "idle", "red"), game("2", "idle", "ppo", "blue"),
+               game("3", "ppo", "base", "blue"), game("4", "base", "ppo", None), game("5", "base", "idle", "red")]
+    rows, pairs = table(names, results), matrix(names, results)
+    heatmap = report.figure(rows, pairs).axes[0]
+    shown = [t.get_text() for t in heatmap.get_xticklabels()]
+    assert sorted(shown) == sorted(names) and [t.get_text() for t in heatmap.get_yticklabels()] == shown
+    rate = heatmap.get_images()[0].get_array()
+    ppo, idle, base = (shown.index(n) for n in ("ppo", "idle", "base"))
+    assert rate[ppo, idle] == 1.0 and rate[ppo, base] == 0.25 and rate[base, ppo] == 0.75
+    paths = report.write(str(tmp_path), rows, pairs, {}, {})
+    assert open(paths["png"], "rb").read(4) == b"\x89PNG"
+
+
 def test_bad_checkpoints_are_left_out_and_the_rest_runs(tmp_path):
     corrupt = tmp_path / "corrupt.safetensors"
     corrupt.write_bytes(b"not a checkpoint")

@@ -430,3 +430,44 @@ def test_event_hooks_are_called(tmp_path):
     assert [c.global_step for c in seen["checkpoints"]] == [15 * 16 * 2, 15 * 16 * 4]
     assert seen["evaluations"] and seen["evaluations"][0].table[0]["opponent"] == "idle"
     assert summary["evaluation"][0]["matches"] == 1
+
+
+# ---- the learning curves -------------------------------------------------------------------------------------
+
+def test_learning_curves_share_the_step_axis_and_draw_each_opponent_from_its_first_episode(tmp_path):
+    from gota_arena.train.report import Reporter, learning_curves, read_metrics, steps_formatter
+
+    reporter = Reporter(tmp_path, ["random", "idle"], total_steps=10 * 1280, tensorboard=False, progress=False)
+    for update in range(1, 11):
+        reporter.episode({"opponent": "random", "outcome": 1, "glory": 300, "ticks": 900})   # from the start
+        if update >= 7:   # idle only late
+            reporter.episode({"opponent": "idle", "outcome": 0, "glory": 50, "ticks": 900})
+        reporter.episode_return(0.5)
+        reporter.log(update, update * 1280, {"losses/entropy": 3.0, "losses/value_loss": 0.1, "charts/SPS": 900.0})
+    png = reporter.plot()
+    reporter.close()
+    assert open(png, "rb").read(4) == b"\x89PNG"
+
+    fig = learning_curves(read_metrics(reporter.csv_path), reporter.kinds, "curves")
+    axes = fig.axes
+    assert len(axes) == 6 and all(ax.get_shared_x_axes().joined(axes[0], ax) for ax in axes)
+    assert fig.get_supxlabel() == "agent-steps" and not any(ax.get_xlabel() for ax in axes)
+    assert axes[0].get_xlim()[0] == 0
+    win = next(ax for ax in axes if ax.get_title().startswith("win rate"))
+    glory = next(ax for ax in axes if ax.get_title().startswith("Glory"))
+    for ax in (win, glory):
+        lines = {line.get_label(): line for line in ax.get_lines() if not line.get_label().startswith("_")}
+        assert list(lines) == ["random", "idle"]
+        first_step = {}
+        for kind, line in lines.items():
+            x, y = np.asarray(line.get_xdata()), np.asarray(line.get_ydata(), dtype=float)
+            first_step[kind] = x[np.isfinite(y)][0]   # no line (NaN, not 0) before the first episode
+        assert first_step == {"random": 1280, "idle": 7 * 1280}
+    win_rates = {line.get_label(): np.nanmax(line.get_ydata()) for line in win.get_lines()}
+    assert win_rates["random"] == 1.0 and win_rates["idle"] == 0.0
+    assert win.get_ylim()[0] <= 0 and win.get_ylim()[1] >= 1
+    assert [t.get_text() for t in fig.legends[0].get_texts()] == ["random", "idle"]
+
+    millions, thousands = steps_formatter(2e6), steps_formatter(60_000)
+    assert [millions(x, 0) for x in (0, 5e5, 1e6, 1.5e6)] == ["0", "0.5M", "1M", "1.5M"]
+    assert [thousands(x, 0) for x in (0, 20_000)] == ["0", "20k"]

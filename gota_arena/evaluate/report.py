@@ -69,10 +69,16 @@ def write(directory: str, rows: List[dict], matrix: dict, errors: dict, config: 
 
 
 def plot(path: str, rows: List[dict], matrix: dict) -> None:
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    tmp = f"{path}.tmp.png"
+    figure(rows, matrix).savefig(tmp, dpi=110)
+    os.replace(tmp, path)
+
+
+def figure(rows: List[dict], matrix: dict):
+    """The win-rate heatmap and the ratings of every ranked entrant, whatever it is: a bot, a
+    script, a plugin's opponent or a policy checkpoint (shown by its entrant name)."""
     import numpy as np
+    from matplotlib.figure import Figure   # no pyplot: no global figure state, no backend to choose
 
     names = [r["entrant"] for r in rows]
     n = len(names)
@@ -82,7 +88,8 @@ def plot(path: str, rows: List[dict], matrix: dict) -> None:
             if a != b and sum(matrix[a][b]):
                 w, d, l = matrix[a][b]
                 rate[i, j] = (w + 0.5 * d) / (w + d + l)
-    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(4 + 1.6 * n, 1.5 + 0.6 * n))
+    fig = Figure(figsize=(4 + 1.6 * n, 1.5 + 0.6 * n), layout="tight")
+    ax1, ax2 = fig.subplots(1, 2)
     im = ax1.imshow(rate, vmin=0, vmax=1, cmap="RdYlGn")
     ax1.set_xticks(range(n), names, rotation=45, ha="right")
     ax1.set_yticks(range(n), names)
@@ -99,11 +106,7 @@ def plot(path: str, rows: List[dict], matrix: dict) -> None:
     ax2.invert_yaxis()
     ax2.set_xlabel("openskill mu ± 3 sigma")
     ax2.set_title("ratings")
-    fig.tight_layout()
-    tmp = f"{path}.tmp.png"
-    fig.savefig(tmp, dpi=110)
-    plt.close(fig)
-    os.replace(tmp, path)
+    return fig
 
 
-__all__ = ["write", "write_text", "text_table", "markdown", "plot"]
+__all__ = ["write", "write_text", "text_table", "markdown", "plot", "figure"]

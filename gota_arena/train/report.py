@@ -15,7 +15,7 @@ import sys
 import time
 from collections import deque
 from pathlib import Path
-from typing import Optional
+from typing import List, Optional
 
 from .league import SNAPSHOT_PREFIX
 
@@ -173,46 +173,13 @@ class Reporter:
     # ---- the end -------------------------------------------------------------------------------
     def plot(self) -> Optional[str]:
         """Learning curves from metrics.csv as plots/learning_curves.png."""
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-
-        with open(self.csv_path, newline="") as f:
-            rows = list(csv.DictReader(f))
+        rows = read_metrics(self.csv_path)
         if not rows:
             return None
-
-        def series(key):
-            xs, ys = [], []
-            for r in rows:
-                if r.get(key, "") != "":
-                    xs.append(int(r["global_step"]))
-                    ys.append(float(r[key]))
-            return xs, ys
-
-        fig, axes = plt.subplots(2, 3, figsize=(15, 8))
-        panels = [("episode return (recent mean)", ["charts/episode_return"]),
-                  ("win rate (recent, per opponent)", [f"charts/win_rate/{k}" for k in self.kinds]),
-                  ("Glory (recent mean, per opponent)", [f"charts/glory/{k}" for k in self.kinds]),
-                  ("entropy", ["losses/entropy"]),
-                  ("value loss", ["losses/value_loss"]),
-                  ("agent-steps/s", ["charts/SPS"])]
-        for ax, (title, keys) in zip(axes.flat, panels):
-            for key in keys:
-                xs, ys = series(key)
-                if xs:
-                    ax.plot(xs, ys, label=key.rsplit("/", 1)[-1])
-            ax.set_title(title)
-            ax.set_xlabel("agent-steps")
-            ax.grid(alpha=0.3)
-            if len(keys) > 1 and ax.lines:
-                ax.legend(fontsize=8)
-        fig.suptitle(f"{self.title}: learning curves ({self.run_dir})")
-        fig.tight_layout()
+        fig = learning_curves(rows, self.kinds, self.title)
         path = self.run_dir / "plots" / "learning_curves.png"
         path.parent.mkdir(parents=True, exist_ok=True)
-        fig.savefig(path, dpi=80)
-        plt.close(fig)
+        fig.savefig(path, dpi=90)
         return str(path)
 
     def close(self) -> None:
@@ -225,4 +192,65 @@ class Reporter:
             self.tb.close()
 
 
-__all__ = ["Reporter", "kind_of", "LOSSES", "CHARTS"]
+def read_metrics(csv_path) -> List[dict]:
+    with open(csv_path, newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def steps_formatter(last_step: float):
+    """Agent-step tick labels in one unit along the whole axis: 0, 0.5M, 1M or 0, 20k, 40k."""
+    from matplotlib.ticker import FuncFormatter
+
+    scale, unit = (1e6, "M") if last_step >= 1e6 else (1e3, "k") if last_step >= 1e3 else (1, "")
+    return FuncFormatter(lambda x, _pos: f"{x / scale:g}{unit}" if x else "0")
+
+
+def learning_curves(rows: List[dict], kinds: List[str], title: str):
+    """The learning-curves figure of metrics.csv rows: six panels over one agent-steps axis,
+    win rate and Glory with one line per opponent kind (in the colour it has in both)."""
+    import numpy as np
+    from matplotlib.figure import Figure   # no pyplot: no global figure state, no backend to choose
+    from matplotlib.ticker import PercentFormatter
+
+    steps = np.array([int(r["global_step"]) for r in rows])
+
+    def values(key):
+        # NaN where the row has no value: a kind's line starts at its first finished episodes
+        return np.array([float(r[key]) if r.get(key, "") != "" else np.nan for r in rows])
+
+    # a marker on every point while there are few: a line of one point would not show
+    style = {"marker": "o", "markersize": 3} if len(rows) <= 30 else {}
+    fig = Figure(figsize=(15, 8.5), layout="constrained")
+    axes = fig.subplots(2, 3, sharex=True)
+    (ret, win, glory), (entropy, value_loss, sps) = axes
+    for ax, key, panel_title in ((ret, "charts/episode_return", f"episode return (mean, last {WINDOW * 5} agents)"),
+                                 (entropy, "losses/entropy", "policy entropy"),
+                                 (value_loss, "losses/value_loss", "value loss"),
+                                 (sps, "charts/SPS", "speed (agent-steps/s)")):
+        ax.plot(steps, values(key), color="C0", **style)
+        ax.set_title(panel_title)
+    for ax, prefix, panel_title in ((win, "charts/win_rate/", f"win rate per opponent (last {WINDOW} episodes)"),
+                                    (glory, "charts/glory/", f"Glory per opponent (mean, last {WINDOW} episodes)")):
+        for i, kind in enumerate(kinds):
+            # each line thinner than the one under it: equal rates (all 0% early on) still show every kind
+            width = 1.2 + 1.6 * (len(kinds) - 1 - i) / max(len(kinds) - 1, 1)
+            ax.plot(steps, values(prefix + kind), color=f"C{i}", linewidth=width, label=kind, **style)
+        ax.set_title(panel_title)
+    for ax in axes.flat:
+        ax.grid(alpha=0.3)
+        if not any(np.isfinite(line.get_ydata()).any() for line in ax.lines):
+            ax.text(0.5, 0.5, "no data yet", transform=ax.transAxes, ha="center", va="center", color="grey")
+    win.axhline(0.5, color="grey", linestyle=":", linewidth=1)   # even: the self-play line sits here
+    win.set_ylim(-0.05, 1.05)
+    win.yaxis.set_major_formatter(PercentFormatter(1.0))
+    # from step 0, so a line that starts late is seen to start late
+    ret.set_xlim(0, max(int(steps[-1]), 1))
+    ret.xaxis.set_major_formatter(steps_formatter(steps[-1]))
+    fig.supxlabel("agent-steps")
+    if kinds:   # one legend for both per-opponent panels, beside them: it covers no data
+        fig.legend(handles=win.get_lines()[:len(kinds)], title="opponent", loc="outside right upper")
+    fig.suptitle(f"{title}: learning curves", fontsize="x-large")
+    return fig
+
+
+__all__ = ["Reporter", "kind_of", "read_metrics", "learning_curves", "LOSSES", "CHARTS"]
