@@ -2,7 +2,7 @@
 config group of ``conf/``:
 
     env       the arena: lanes, threads, action ticks, max ticks, upkeep, extra match keys (draft, waves)
-    policy    a registered policy adapter by name (mlp, lstm, or a plugin's) and its options
+    policy    a registered policy adapter by name (mlp, lstm, entity, or a plugin's) and its options
     opponent  who plays the other team: the share of self-play lanes, the pool of registered
               opponents, league snapshots and the rule that draws an opponent per episode
     reward    a registered reward mode by name and its options

@@ -21,7 +21,7 @@ from gota_arena.masking import (  # noqa: E402
 from gota_arena.policies import load_policy, save_policy  # noqa: E402
 from gota_arena.train.checkpoint import load_checkpoint, rng_state, save_checkpoint, set_rng_state  # noqa: E402
 from gota_arena.train.league import League  # noqa: E402
-from gota_arena.train.nets import LOGITS, ActionDistribution, LSTMPolicy, MLPPolicy  # noqa: E402
+from gota_arena.train.nets import LOGITS, ActionDistribution, EntityPolicy, LSTMPolicy, MLPPolicy  # noqa: E402
 from gota_arena.train.ppo import compute_gae, train  # noqa: E402
 from gota_bundled.policies import RandomPolicy  # noqa: E402
 
@@ -198,7 +198,8 @@ def test_gradients_stay_finite_under_masks():
 def test_policies_act_evaluate_and_round_trip(tmp_path, env_masks):
     obs, masks = env_masks
     torch.manual_seed(7)
-    for policy in (plugins.policy("mlp", hidden=32), plugins.policy("lstm", hidden=16)):
+    for policy in (plugins.policy("mlp", hidden=32), plugins.policy("lstm", hidden=16),
+                   plugins.policy("entity", embed=8, hidden=32)):
         policy.update_obs_stats(torch.as_tensor(obs))
         n = len(obs)
         state = policy.initial_state(n)
@@ -238,6 +239,58 @@ def test_lstm_sequence_evaluation_matches_step_by_step_acting(env_masks):
                                         torch.cat(acts), state0, torch.as_tensor(starts.ravel()))
     torch.testing.assert_close(logp, torch.cat(logps), rtol=1e-4, atol=1e-5)
     torch.testing.assert_close(final[0], state[0], rtol=1e-4, atol=1e-5)
+
+
+def test_entity_policy_reads_only_the_rows_that_are_present(env_masks):
+    """Empty object and item rows (docs/contract.md) leave the value and every other
+    row's logits alone, and presence flags survive normalisation."""
+    obs, masks = env_masks
+    torch.manual_seed(10)
+    policy = EntityPolicy(embed=8, hidden=32)
+    policy.update_obs_stats(torch.as_tensor(obs))
+    objects, items = LAYOUT["obs.object"], LAYOUT["obs.item"]
+    present = obs[:, objects.slice()].reshape(len(obs), objects.count, objects.width)[:, :, 0] > 0.5
+    empty_items = obs[:, items.slice()].reshape(len(obs), items.count, items.width)[:, :, 0] > 0.5
+    assert (~present).any() and empty_items.any() and present.any()
+    x = policy.normalize(torch.as_tensor(obs))
+    np.testing.assert_array_equal(x[:, objects.slice()].reshape(len(obs), objects.count, -1)[:, :, 0].numpy(),
+                                  present.astype(np.float32))
+
+    noisy = obs.copy()
+    rng = np.random.default_rng(11)
+    rows = noisy[:, objects.slice()].reshape(len(obs), objects.count, objects.width)
+    rows[:, :, 1:] = np.where(present[:, :, None], rows[:, :, 1:], rng.normal(size=rows[:, :, 1:].shape))
+    noisy[:, objects.slice()] = rows.reshape(len(obs), -1)
+    slots = noisy[:, items.slice()].reshape(len(obs), items.count, items.width)
+    slots[:, :, 1:] = np.where(empty_items[:, :, None], rng.normal(size=slots[:, :, 1:].shape), slots[:, :, 1:])
+    noisy[:, items.slice()] = slots.reshape(len(obs), -1)
+
+    with torch.no_grad():
+        features = [policy._features(policy.normalize(torch.as_tensor(o))) for o in (obs, noisy)]
+        logits = [policy._logits(f) for f in features]
+        values = [policy._value(f) for f in features]
+    torch.testing.assert_close(values[0], values[1])
+    dist = [ActionDistribution(lg, torch.as_tensor(masks)) for lg in logits]
+    torch.testing.assert_close(dist[0].verb, dist[1].verb)
+    torch.testing.assert_close(dist[0].point, dist[1].point)
+    keep = torch.as_tensor(present)[:, None, :].expand_as(dist[0].target)
+    torch.testing.assert_close(dist[0].target[keep], dist[1].target[keep])
+    assert not torch.equal(dist[0].target, dist[1].target), "an empty row still gets its own pointer logits"
+
+
+def test_entity_policy_trains_with_ppo(tmp_path):
+    cfg = tiny_config(total_steps=15 * 16 * 2)
+    cfg.policy.name, cfg.policy.options = "entity", {"embed": 8, "hidden": 32, "layers": 1}
+    summary = train(cfg, tmp_path, stream=open(os.devnull, "w"))
+    assert summary["updates"] == 2 and not summary["interrupted"]
+    weights = _weights(tmp_path)["model"]
+    fresh = EntityPolicy(embed=8, hidden=32, layers=1)
+    assert set(weights) == set(fresh.state_dict())
+    assert all(torch.isfinite(w).all() for w in weights.values())
+    assert weights["obs_count"] > 0
+    assert not torch.equal(weights["target_head.query.weight"], fresh.state_dict()["target_head.query.weight"])
+    snapshot = load_policy(str(sorted(tmp_path.rglob("snapshot-*.safetensors"))[-1]))   # the league's opponents
+    assert isinstance(snapshot, EntityPolicy) and snapshot.config == fresh.config
 
 
 # ---- GAE ---------------------------------------------------------------------------------------------

@@ -24,7 +24,7 @@ every head always allows at least one entry (docs/contract.md, "Masks").
 
 Policies (the Policy protocol of gota_arena/policies.py):
 
-    policy = MLPPolicy(hidden=256, layers=2)      # or LSTMPolicy(hidden=256)
+    policy = MLPPolicy(hidden=256, layers=2)      # or LSTMPolicy(hidden=256), EntityPolicy(embed=32)
     out = policy.act(obs, masks)                  # numpy in, numpy out, no grad
     log_prob, entropy, value, state = policy.evaluate(obs_t, masks_t, actions_t, state, starts_t)   # torch, for PPO
 
@@ -214,8 +214,11 @@ _ACTIVATIONS = {"tanh": nn.Tanh, "relu": nn.ReLU}
 
 
 class _TorchPolicy(nn.Module):
-    """What the MLP and the LSTM policy share: observation normalisation, the
-    heads, numpy ``act`` and the PPO-facing torch methods."""
+    """What the torch policies share: observation normalisation, numpy ``act``
+    and the PPO-facing torch methods. A policy's network maps observations to
+    features (``_hidden_step``, ``_hidden_seq``); ``_logits`` and ``_value`` map
+    features to the 399 logits and the value (by default two linear layers over
+    a feature vector, made by ``_linear_heads``)."""
 
     adapter = "?"
     recurrent = False
@@ -230,12 +233,20 @@ class _TorchPolicy(nn.Module):
         self.register_buffer("obs_mean", torch.zeros(INFO.obs_size))
         self.register_buffer("obs_var", torch.ones(INFO.obs_size))
         self.register_buffer("obs_count", torch.zeros((), dtype=torch.float64))
+
+    def _linear_heads(self, hidden: int) -> None:
         self.actor = _layer(nn.Linear(hidden, LOGITS), std=0.01)
         self.critic = _layer(nn.Linear(hidden, 1), std=1.0)
 
+    def _logits(self, features) -> torch.Tensor:
+        return self.actor(features)
+
+    def _value(self, features) -> torch.Tensor:
+        return self.critic(features)[:, 0]
+
     @property
     def device(self) -> torch.device:
-        return self.actor.weight.device
+        return self.obs_mean.device
 
     # ---- observation normalisation ------------------------------------------
     @torch.no_grad()
@@ -287,23 +298,23 @@ class _TorchPolicy(nn.Module):
                     normalized: bool = False):
         """(actions long [n, 5], log_prob [n], value [n], new state) from tensors."""
         x = obs if normalized else self.normalize(obs)
-        hidden, state = self._hidden_step(x, state, episode_start)
-        actions, logp = ActionDistribution(self.actor(hidden), masks).sample(deterministic)
-        return actions, logp, self.critic(hidden)[:, 0], state
+        features, state = self._hidden_step(x, state, episode_start)
+        actions, logp = ActionDistribution(self._logits(features), masks).sample(deterministic)
+        return actions, logp, self._value(features), state
 
     def evaluate(self, obs, masks, actions, state=None, episode_start=None, normalized: bool = False):
         """(log_prob, entropy, value, final state) of given actions, with grad.
         Recurrent policies take time-major ``[T * n]`` rows of the ``n`` sequences of ``state``."""
         x = obs if normalized else self.normalize(obs)
-        hidden, state = self._hidden_seq(x, state, episode_start)
-        dist = ActionDistribution(self.actor(hidden), masks)
+        features, state = self._hidden_seq(x, state, episode_start)
+        dist = ActionDistribution(self._logits(features), masks)
         logp, entropy = dist.log_prob_entropy(actions)
-        return logp, entropy, self.critic(hidden)[:, 0], state
+        return logp, entropy, self._value(features), state
 
     def get_value(self, obs, state=None, episode_start=None, normalized: bool = False) -> torch.Tensor:
         x = obs if normalized else self.normalize(obs)
-        hidden, _ = self._hidden_step(x, state, episode_start)
-        return self.critic(hidden)[:, 0]
+        features, _ = self._hidden_step(x, state, episode_start)
+        return self._value(features)
 
 
 class MLPPolicy(_TorchPolicy):
@@ -315,6 +326,7 @@ class MLPPolicy(_TorchPolicy):
     def __init__(self, hidden: int = 256, layers: int = 2, activation: str = "tanh", obs_norm: bool = True,
                  norm_clip: float = 5.0):
         super().__init__(hidden, activation, obs_norm, norm_clip)
+        self._linear_heads(int(hidden))
         if int(layers) < 1:
             raise TypeError(f"layers must be a positive integer, got {layers!r}")
         self.config = {"hidden": int(hidden), "layers": int(layers), "activation": activation,
@@ -345,6 +357,7 @@ class LSTMPolicy(_TorchPolicy):
 
     def __init__(self, hidden: int = 256, activation: str = "tanh", obs_norm: bool = True, norm_clip: float = 5.0):
         super().__init__(hidden, activation, obs_norm, norm_clip)
+        self._linear_heads(int(hidden))
         self.config = {"hidden": int(hidden), "activation": activation, "obs_norm": bool(obs_norm),
                        "norm_clip": float(norm_clip)}
         self.hidden = int(hidden)
@@ -396,4 +409,156 @@ class LSTMPolicy(_TorchPolicy):
         return torch.cat(outs).reshape(-1, self.hidden), state
 
 
-__all__ = ["ActionDistribution", "MLPPolicy", "LSTMPolicy", "LOGITS", "NEG"]
+_OBJECTS, _ABILITIES, _ITEMS = LAYOUT["obs.object"], LAYOUT["obs.ability"], LAYOUT["obs.item"]
+
+
+def _columns_outside(*blocks) -> np.ndarray:
+    inside = np.zeros(INFO.obs_size, dtype=bool)
+    for block in blocks:
+        inside[block.slice()] = True
+    return np.flatnonzero(~inside)
+
+
+def _feature_columns(block, feature: str) -> slice:
+    """the column of ``feature`` in every row of ``block``"""
+    start = block.offset + block.features.index(feature)
+    return slice(start, block.offset + block.size, block.width)
+
+
+# the non-row part of the observation: self, spell warnings, summary, terrain, goal
+_GLOBAL_COLUMNS = _columns_outside(_OBJECTS, _ABILITIES, _ITEMS)
+# the flags that say whether a row is empty (docs/contract.md)
+_OBJECT_PRESENT = _feature_columns(_OBJECTS, "present")
+_ITEM_EMPTY = _feature_columns(_ITEMS, "item0_none")
+
+
+class _RowEncoder(nn.Module):
+    """Two layers shared by every row of an observation block: ``[n, obs]`` to
+    ``[n, rows, embed]``. ``row_bias``: a learned bias per row position in the
+    first layer, for blocks whose positions mean something (object slot groups,
+    ability Q/W/E/R) that a row's features do not fully show."""
+
+    def __init__(self, block, embed: int, activation, row_bias: bool):
+        super().__init__()
+        self.block = block.slice()
+        self.rows, self.width = block.count, block.width
+        self.first = _layer(nn.Linear(block.width, embed))
+        self.second = _layer(nn.Linear(embed, embed))
+        self.row_bias = nn.Parameter(torch.zeros(block.count, embed)) if row_bias else None
+        self.act = activation()
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        rows = x[:, self.block].reshape(-1, self.rows, self.width)
+        bias = self.first.bias if self.row_bias is None else self.first.bias + self.row_bias
+        h = torch.matmul(rows, self.first.weight.t()) + bias   # both biases in one pass over [n, rows, embed]
+        return self.act(self.second(self.act(h)))
+
+
+class _Pointer(nn.Module):
+    """Logits that score rows: ``sets`` queries from the trunk, each dotted with
+    every row embedding, ``[n, sets, rows]``. A target, an ability or an item is
+    chosen by what its row holds, not by its position, and every row shares the
+    weights that score it. (A linear key projection would add nothing: it folds
+    into the query layer.)"""
+
+    def __init__(self, hidden: int, embed: int, sets: int):
+        super().__init__()
+        self.sets, self.embed = sets, embed
+        self.query = _layer(nn.Linear(hidden, sets * embed), std=0.01)   # near-uniform at the start, as the actor
+
+    def forward(self, trunk: torch.Tensor, rows: torch.Tensor) -> torch.Tensor:
+        query = self.query(trunk).reshape(-1, self.sets, self.embed)
+        return torch.bmm(query, rows.transpose(1, 2)) / math.sqrt(self.embed)
+
+
+def _pool(rows: torch.Tensor, present: torch.Tensor) -> torch.Tensor:
+    """``[n, rows, embed]`` -> ``[n, 2 * embed]``: the mean of the present rows and
+    the max of the present rows and zero (empty rows count as zeros: one pass,
+    and 0 where no row is present)."""
+    weight = present.unsqueeze(-1).to(rows.dtype)
+    kept = rows * weight
+    return torch.cat([kept.sum(1) / weight.sum(1).clamp(min=1), kept.amax(1)], dim=-1)
+
+
+class EntityPolicy(_TorchPolicy):
+    """Shared encoders over the observation's rows: each of the 25 object rows,
+    4 ability rows and 6 item rows goes through its block's encoder (``embed``
+    wide). Object and item rows are pooled (mean and max over the rows the
+    observation says are present), ability rows are concatenated (Q/W/E/R are
+    fixed slots); with an encoding of the rest (self, warnings, summary,
+    terrain, goal) they feed a trunk of ``layers`` x ``hidden``. Verb, point and
+    value heads are linear over the trunk; the target, ability and item logits
+    are pointer heads that score each row's embedding against a query from the
+    trunk (one query per target row, ability verb, item verb), in the 399-logit
+    layout of ``ActionDistribution``. Feed-forward: ``initial_state`` is None.
+
+    Presence flags (object ``present``, item ``item0_none``) skip normalisation,
+    so the masks can be read from normalised observations too."""
+
+    adapter = "entity"
+
+    def __init__(self, embed: int = 32, hidden: int = 256, layers: int = 2, activation: str = "relu",
+                 obs_norm: bool = True, norm_clip: float = 5.0):
+        super().__init__(hidden, activation, obs_norm, norm_clip)
+        if int(embed) < 1:
+            raise TypeError(f"embed must be a positive integer, got {embed!r}")
+        if int(layers) < 1:
+            raise TypeError(f"layers must be a positive integer, got {layers!r}")
+        embed, hidden = int(embed), int(hidden)
+        self.config = {"embed": embed, "hidden": hidden, "layers": int(layers), "activation": activation,
+                       "obs_norm": bool(obs_norm), "norm_clip": float(norm_clip)}
+        act = _ACTIVATIONS[activation]
+        flags = torch.zeros(INFO.obs_size, dtype=torch.bool)
+        flags[_OBJECT_PRESENT] = flags[_ITEM_EMPTY] = True
+        self.register_buffer("raw_columns", flags, persistent=False)
+        self.register_buffer("global_columns", torch.as_tensor(_GLOBAL_COLUMNS), persistent=False)
+
+        self.objects = _RowEncoder(_OBJECTS, embed, act, row_bias=True)
+        self.abilities = _RowEncoder(_ABILITIES, embed, act, row_bias=True)
+        self.items = _RowEncoder(_ITEMS, embed, act, row_bias=False)
+        self.globals = nn.Sequential(_layer(nn.Linear(len(_GLOBAL_COLUMNS), hidden)), act())
+        trunk, width = [], hidden + embed * (2 + _ABILITIES.count + 2)
+        for _ in range(int(layers)):
+            trunk += [_layer(nn.Linear(width, hidden)), act()]
+            width = hidden
+        self.trunk = nn.Sequential(*trunk)
+
+        self.verb_head = _layer(nn.Linear(hidden, VERBS), std=0.01)
+        self.point_head = _layer(nn.Linear(hidden, len(POINT_VERBS) * POINTS), std=0.01)
+        self.target_head = _Pointer(hidden, embed, TARGET_ROWS)
+        self.ability_head = _Pointer(hidden, embed, len(ABILITY_VERBS))
+        self.item_head = _Pointer(hidden, embed, len(ITEM_VERBS))
+        self.critic = _layer(nn.Linear(hidden, 1), std=1.0)
+
+    def initial_state(self, n: int):
+        return None
+
+    def normalize(self, obs: torch.Tensor) -> torch.Tensor:
+        if not self.obs_norm:
+            return obs
+        return torch.where(self.raw_columns, obs, super().normalize(obs))
+
+    def _features(self, x):
+        objects, abilities, items = self.objects(x), self.abilities(x), self.items(x)
+        trunk = self.trunk(torch.cat([self.globals(x.index_select(1, self.global_columns)),
+                                      _pool(objects, x[:, _OBJECT_PRESENT] > 0.5), abilities.flatten(1),
+                                      _pool(items, x[:, _ITEM_EMPTY] < 0.5)], dim=-1))
+        return trunk, objects, abilities, items
+
+    def _hidden_step(self, x, state, episode_start):
+        return self._features(x), None
+
+    def _hidden_seq(self, x, state, episode_start):
+        return self._features(x), None
+
+    def _logits(self, features) -> torch.Tensor:
+        trunk, objects, abilities, items = features
+        return torch.cat([self.verb_head(trunk), self.target_head(trunk, objects).flatten(1),
+                          self.point_head(trunk), self.ability_head(trunk, abilities).flatten(1),
+                          self.item_head(trunk, items).flatten(1)], dim=-1)
+
+    def _value(self, features) -> torch.Tensor:
+        return self.critic(features[0])[:, 0]
+
+
+__all__ = ["ActionDistribution", "MLPPolicy", "LSTMPolicy", "EntityPolicy", "LOGITS", "NEG"]

@@ -1,6 +1,6 @@
-"""The bundled policy adapters: random (numpy) here; mlp and lstm (torch,
-gota_arena.train.nets) are registered when torch is installed, and torch is
-imported only when one is built."""
+"""The bundled policy adapters: random (numpy) here; mlp, lstm and entity
+(torch, gota_arena.train.nets) are registered when torch is installed, and
+torch is imported only when one is built."""
 import importlib.util
 
 import numpy as np
@@ -57,9 +57,18 @@ def lstm(hidden: int = 256, activation: str = "tanh", obs_norm: bool = True, nor
     return LSTMPolicy(hidden=hidden, activation=activation, obs_norm=obs_norm, norm_clip=norm_clip)
 
 
+def entity(embed: int = 32, hidden: int = 256, layers: int = 2, activation: str = "relu",
+           obs_norm: bool = True, norm_clip: float = 5.0):
+    from gota_arena.train.nets import EntityPolicy
+    return EntityPolicy(embed=embed, hidden=hidden, layers=layers, activation=activation, obs_norm=obs_norm,
+                        norm_clip=norm_clip)
+
+
 @hookimpl
 def gota_register_policies(register):
     register("random", RandomPolicy, "uniformly random legal actions (a baseline; no weights)")
     if importlib.util.find_spec("torch") is not None:
         register("mlp", mlp, "torch MLP with conditional masked heads (hidden, layers, activation, obs_norm)")
         register("lstm", lstm, "torch MLP layer + LSTM, state reset at episode starts (hidden, activation, obs_norm)")
+        register("entity", entity, "torch shared row encoders, pooling and pointer target heads "
+                 "(embed, hidden, layers, activation, obs_norm)")
