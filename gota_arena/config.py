@@ -46,7 +46,7 @@ class EnvConfig:
 
 @dataclass
 class PolicyConfig:
-    name: str = "mlp"                    # a registered policy adapter (python -m gota_arena plugins)
+    name: str = "entity"                 # a registered policy adapter (python -m gota_arena plugins)
     options: Dict[str, Any] = field(default_factory=dict)   # the adapter's constructor options
 
 

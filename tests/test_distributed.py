@@ -74,7 +74,7 @@ def digests(folder: Path, rank: int) -> list:
 
 def test_two_ranks_stay_in_sync_and_rank_0_alone_writes_the_run_folder(tmp_path):
     run, dig, audit = tmp_path / "run", tmp_path / "digests", tmp_path / "audit"
-    result = torchrun(["-m", "gota_arena", *TINY, "trainer.total_steps=320", f"hydra.run.dir={run}"], tmp_path,
+    result = torchrun(["-m", "gota_arena", *TINY, "opponent.self_play_share=1.0", "trainer.total_steps=320", f"hydra.run.dir={run}"], tmp_path,
                       GOTA_DIGESTS=str(dig), AUDIT_RUN_DIR=str(run), AUDIT_LOG=str(audit))
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
     out = result.stdout

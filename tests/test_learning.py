@@ -82,7 +82,7 @@ def learning_config(seed: int) -> Config:
     cfg.env.lanes, cfg.env.threads, cfg.env.action_ticks, cfg.env.max_ticks = 4, 1, ACTION_TICKS, MAX_TICKS
     cfg.opponent.self_play_share, cfg.opponent.pool = 0.0, ["idle"]
     cfg.reward.name = FinalXp.name
-    cfg.policy.options = {"hidden": 64, "layers": 2}
+    cfg.policy.name, cfg.policy.options = "mlp", {"hidden": 64, "layers": 2}
     t = cfg.trainer
     t.seed = seed
     t.total_steps = 60 * 20 * 50          # 20 agents x 50 decisions: 60 updates, 15 matches per lane

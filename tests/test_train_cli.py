@@ -36,7 +36,7 @@ def ok(result: subprocess.CompletedProcess) -> str:
 def test_selfplay_run_directory(tmp_path):
     run = tmp_path / "sp"
     out = ok(gota("+experiment=selfplay", "trainer.total_steps=480", *TINY, f"hydra.run.dir={run}"))
-    assert "selfplay: 2 lanes (2 self-play), 20 agents" in out
+    assert "selfplay: 2 lanes (1 self-play), 15 agents" in out   # half the lanes self-play, half play idle
     assert "done: selfplay: 480 agent-steps" in out and "learning curves" in out
     for name in ("checkpoints/last.pt", "policy.safetensors", "metrics.csv", "config.yaml", "eval.json",
                  "summary.json", "plots/learning_curves.png", ".hydra/config.yaml", ".hydra/overrides.yaml"):
@@ -44,7 +44,7 @@ def test_selfplay_run_directory(tmp_path):
     assert list((run / "tensorboard").glob("events.out.tfevents.*"))
     rows = (run / "metrics.csv").read_text().splitlines()
     assert rows[0].startswith("time,update,global_step,charts/SPS") and "charts/win_rate/self" in rows[0]
-    assert len(rows) == 1 + 3
+    assert len(rows) == 1 + 4
     evaluation = json.loads((run / "eval.json").read_text())
     assert [r["opponent"] for r in evaluation] == ["idle", "random", "base"]
     assert "name: selfplay" in (run / "config.yaml").read_text()
@@ -53,8 +53,8 @@ def test_selfplay_run_directory(tmp_path):
     # continue the run: a larger budget, the same overrides
     out = ok(gota("+experiment=selfplay", "trainer.total_steps=960", *TINY, f"hydra.run.dir={run}",
                   "trainer.resume=true"))
-    assert "resumed at update 3, step 480" in out and "done: selfplay: 960 agent-steps" in out
-    assert len((run / "metrics.csv").read_text().splitlines()) == 1 + 6
+    assert "resumed at update 4, step 480" in out and "done: selfplay: 960 agent-steps" in out
+    assert len((run / "metrics.csv").read_text().splitlines()) == 1 + 8
 
     # a new start in a run directory that holds a run is refused
     result = gota("+experiment=selfplay", "trainer.total_steps=960", *TINY, f"hydra.run.dir={run}")
