@@ -1,5 +1,5 @@
 """End-to-end training speed: agent-steps per second of PPO (simulator + policy
-inference + learning), with the experiments' default MLP, on this machine.
+inference + learning), with each experiment's own policy, on this machine.
 
     python benchmarks/bench_train.py                 # selfplay and vs_bundled; writes benchmarks/RESULTS.md
     python benchmarks/bench_train.py --updates 6 --no-write
@@ -59,7 +59,7 @@ def measure(experiment: str, updates: int, warmup: int, extra: list) -> dict:
             "rollout_share": statistics.median(r / (r + l) for r, l in zip(rollout, learn)),
             "wall": wall, "cpu": cpu, "steps": summary["global_step"],
             "threads": (cfg.env.threads, cfg.trainer.torch_threads, cfg.trainer.learn_threads),
-            "epochs": cfg.trainer.update_epochs, "hidden": cfg.policy.options.hidden}
+            "epochs": cfg.trainer.update_epochs, "policy": cfg.policy.name, "hidden": cfg.policy.options.hidden}
 
 
 def section(results: list, command: str, load: tuple) -> str:
@@ -68,8 +68,9 @@ def section(results: list, command: str, load: tuple) -> str:
              f"- command: `{command}`",
              f"- machine: {os.cpu_count()} CPUs (nproc), {platform.processor() or platform.machine()}; "
              f"Python {platform.python_version()}; load average (1 min) {load[0]:.2f} before, {load[1]:.2f} after",
-             "- what: whole PPO updates of `python -m gota_arena +experiment=<name>` (default MLP "
-             f"{results[0]['hidden']}x2, {results[0]['epochs']} epochs, 4 minibatches): the rollout (simulator + "
+             "- what: whole PPO updates of `python -m gota_arena +experiment=<name>` (policy "
+             f"{results[0]['policy']}, hidden {results[0]['hidden']}, {results[0]['epochs']} epochs, 4 minibatches): "
+             "the rollout (simulator + "
              "policy inference + masks) and the learning (PPO epochs), timed per update; median update after "
              "a warm-up update",
              "", "| experiment | lanes | agents | batch | agent-steps/s (median) | rollout only | learning only | "
@@ -80,7 +81,7 @@ def section(results: list, command: str, load: tuple) -> str:
     main = results[0]
     met = "met" if main["sps"] >= TARGET else "NOT met"
     lines += ["", f"- per update ({main['experiment']}): " + ", ".join(f"{v:,.0f}" for v in main["runs"]),
-              f"- target: >= {TARGET:,} agent-steps/s end to end ({main['experiment']}, default MLP): "
+              f"- target: >= {TARGET:,} agent-steps/s end to end ({main['experiment']}, its default policy): "
               f"**{met}** ({main['sps']:,.0f})",
               "- threads: simulator one per core; torch 1 thread while acting, one per core while learning "
               "(trainer.torch_threads / trainer.learn_threads)", ""]
