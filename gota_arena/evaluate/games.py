@@ -30,7 +30,7 @@ import numpy as np
 
 from ..arena import Arena
 from ..opponents import Opponent, SeatBatch, check_actions
-from ..policies import PlaySettingsError
+from ..policies import PlaySettingsError, acting_threads
 from ..rewards import OUTCOME, TEAM_SCORE, TEAM_XP
 
 RESULTS = {1: "win", 2: "draw", 3: "timeout"}
@@ -112,8 +112,8 @@ def play(games: List[Game], entrants: Dict[str, Opponent], lanes: int, threads: 
     settings = arena_settings(playing, action_ticks, max_ticks)
     every = {id(e): (e.play.action_ticks if e.play is not None else action_ticks) // settings.action_ticks
              for e in playing.values() if not e.native}   # steps between an entrant's decisions
-    with Arena(lanes=lanes, action_ticks=settings.action_ticks, self_play=True, threads=threads,
-               max_ticks=max_ticks, upkeep=int(settings.upkeep), **settings.match) as arena:
+    with acting_threads(), Arena(lanes=lanes, action_ticks=settings.action_ticks, self_play=True, threads=threads,
+                                 max_ticks=max_ticks, upkeep=int(settings.upkeep), **settings.match) as arena:
         state = [_Lane() for _ in range(lanes)]
         recorder = _recorder(arena, state, set(record), replay_dir)
 

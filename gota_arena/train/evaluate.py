@@ -27,7 +27,7 @@ from .. import plugins
 from ..constants import Result
 from ..hookspecs import EvaluationFinished
 from ..learner_env import LearnerEnv
-from ..policies import PlaySettings, PlaySettingsError
+from ..policies import PlaySettings, PlaySettingsError, acting_threads
 
 
 def play_settings(policy, settings: Optional[PlaySettings] = None) -> PlaySettings:
@@ -53,9 +53,9 @@ def evaluate(policy, opponents: Sequence[str] = ("idle", "random", "base"), matc
     lanes = matches * len(opponents)
     config = dict(play.match, max_ticks=int(max_ticks or play.max_ticks), upkeep=int(play.upkeep))
     start = time.perf_counter()
-    env = LearnerEnv(lanes=lanes, self_play_lanes=0, opponents=lambda lane: built[lane // matches],
-                     reward="leaderboard", action_ticks=play.action_ticks, threads=threads, **config)
-    try:
+    with acting_threads(), LearnerEnv(lanes=lanes, self_play_lanes=0, opponents=lambda lane: built[lane // matches],
+                                      reward="leaderboard", action_ticks=play.action_ticks, threads=threads,
+                                      **config) as env:
         obs, masks = env.reset(seed=seed)
         state = policy.initial_state(env.agents)
         starts = np.ones(env.agents, dtype=bool)
@@ -69,8 +69,6 @@ def evaluate(policy, opponents: Sequence[str] = ("idle", "random", "base"), matc
             steps += 1
             for e in episodes:
                 first.setdefault(e["lane"], e)
-    finally:
-        env.close()
     rows = []
     for k, name in enumerate(opponents):
         eps = [first[lane] for lane in range(k * matches, (k + 1) * matches)]

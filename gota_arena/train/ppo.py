@@ -182,7 +182,7 @@ def _train(cfg, plain: dict, run_dir: Path, ddp: distributed.Distributed, stop_a
     values = torch.zeros((S, N), device=device)
 
     # ---- resume or start -----------------------------------------------------------------------------
-    global_step, update, elapsed_before, episodes_before = 0, 0, 0.0, 0
+    global_step, update, elapsed_before, episodes_before, cpu_before = 0, 0, 0.0, 0, 0.0
     if T["resume"]:
         if not ckpt_path.exists():
             raise TrainingError(f"trainer.resume=true but {ckpt_path} does not exist: point hydra.run.dir at "
@@ -209,6 +209,7 @@ def _train(cfg, plain: dict, run_dir: Path, ddp: distributed.Distributed, stop_a
         set_rng_state(mine["rng"])
         global_step, update = int(ck["global_step"]), int(ck["update"])
         elapsed_before, episodes_before = float(ck["elapsed"]), int(ck["episodes"])
+        cpu_before = float(ck.get("cpu", 0.0))
     elif ckpt_path.exists():
         raise TrainingError(f"{run_dir} already holds a run ({ckpt_path}); continue it with trainer.resume=true "
                             "or start a new one in another hydra.run.dir")
@@ -230,7 +231,7 @@ def _train(cfg, plain: dict, run_dir: Path, ddp: distributed.Distributed, stop_a
                         stream=stream, title=plain["name"], quiet=not ddp.main)
     reporter.episodes = episodes_before
     hook = plugins.manager().hook
-    start_time = time.perf_counter()
+    start_time, start_cpu = time.perf_counter(), time.process_time()   # wall and CPU time (all threads)
     ranks = (f" on each of {ddp.world} ranks ({ddp.backend}, {sim_threads} simulator threads each)"
              if ddp.world > 1 else "")
     reporter.write(f"gota-arena {__version__} train: {plain['name']}: {lanes} lanes ({n_self} self-play), "
@@ -254,6 +255,7 @@ def _train(cfg, plain: dict, run_dir: Path, ddp: distributed.Distributed, stop_a
                    "model": policy.state_dict(), "optimizer": optimizer.state_dict(),
                    "update": update, "global_step": global_step, "episodes": reporter.episodes,
                    "elapsed": elapsed_before + time.perf_counter() - start_time,
+                   "cpu": cpu_before + time.process_time() - start_cpu,
                    "rng": saved_rng, "league": saved_league, "reason": reason,
                    "world_size": ddp.world, "other_ranks": states[1:]}
         path = save_checkpoint(ckpt_path, payload)
@@ -464,8 +466,9 @@ def _train(cfg, plain: dict, run_dir: Path, ddp: distributed.Distributed, stop_a
         env.close()
 
     elapsed = elapsed_before + time.perf_counter() - start_time
+    cpu = cpu_before + time.process_time() - start_cpu
     summary = {"run_dir": str(run_dir), "name": plain["name"], "updates": update, "global_step": global_step,
-               "seconds": elapsed, "interrupted": interrupted or stopped, "checkpoint": str(ckpt_path),
+               "seconds": elapsed, "cpu_seconds": cpu, "interrupted": interrupted or stopped, "checkpoint": str(ckpt_path),
                "policy": str(run_dir / "policy.safetensors"), "metrics": str(reporter.csv_path),
                "tensorboard": str(run_dir / "tensorboard") if reporter.tb is not None else None,
                "win_rate": {k: reporter.win_rate(k) for k in reporter.kinds},
@@ -560,7 +563,8 @@ def _print_summary(s: dict, reporter: Reporter, stream) -> None:
     w = stream.write
     sps = s["global_step"] / max(s["seconds"], 1e-9)
     w(f"\ndone: {s['name']}: {s['global_step']:,} agent-steps in {_fmt_time(s['seconds'])} "
-      f"({sps:,.0f} agent-steps/s), {s['updates']} updates, {reporter.episodes} episodes\n")
+      f"({sps:,.0f} agent-steps/s; {s['cpu_seconds'] / 60:,.1f} CPU-minutes), {s['updates']} updates, "
+      f"{reporter.episodes} episodes\n")
     wins = ", ".join(f"{k} {v:.0%}" for k, v in s["win_rate"].items() if v == v)
     if wins:
         w(f"  recent win rate  {wins}\n")

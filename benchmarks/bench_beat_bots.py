@@ -1,0 +1,110 @@
+"""Does a trained policy beat the bundled bots? It plays each of the six bundled bots
+on seeds no training run plays, every seed from both sides, greedily and at the
+settings it was trained under (the leaderboard does both), and reports per bot
+wins, losses and timeouts with the 95 % Wilson interval of the win rate. With a
+run folder it also reports the training's agent-steps, wall and CPU time.
+
+    python benchmarks/bench_beat_bots.py runs/beat_bots/<time>          # that run's policy.safetensors
+    python benchmarks/bench_beat_bots.py --policy ppo                   # the bundled policy
+    python benchmarks/bench_beat_bots.py runs/beat_bots/<time> --write  # and its section of RESULTS.md
+
+Target (``+experiment=beat_bots``): >= 90 % wins against each bot (a timeout is
+not a win), on >= 40 games a bot, half from each side. Evaluation seeds start at
+5,000,000; a training run with trainer.seed=1 plays seeds below 200,000.
+"""
+import argparse
+import json
+import os
+import platform
+import sys
+import tempfile
+import time
+from datetime import date
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench_sim import write_section  # noqa: E402
+
+from gota_arena.evaluate import Leaderboard  # noqa: E402
+from gota_arena.evaluate.ratings import wilson  # noqa: E402
+
+BOTS = ["idle", "random", "base", "rusher", "baseline", "puller"]
+TARGET = 0.9
+EVAL_SEED = 5_000_000
+
+
+def play(entrant, games_per_side: int, lanes: int) -> tuple:
+    """(per-bot rows, seconds): the entrant against every bot, ``games_per_side`` seeds from each side."""
+    with tempfile.TemporaryDirectory() as out:
+        start = time.perf_counter()
+        Leaderboard(entrants=[entrant, *BOTS], against=BOTS, games_per_pairing=games_per_side, seed=EVAL_SEED,
+                    lanes=lanes).run(out, quiet=True)
+        seconds = time.perf_counter() - start
+        games = [json.loads(line) for line in Path(out, "games.jsonl").read_text().splitlines()]
+    name = entrant if isinstance(entrant, str) else entrant["name"]
+    rows = []
+    for bot in BOTS:
+        mine = [g for g in games if name in (g["red"], g["blue"]) and bot in (g["red"], g["blue"])]
+        wins = sum(g["winner"] is not None and g[g["winner"]] == name for g in mine)
+        timeouts = sum(g["winner"] is None for g in mine)
+        lo, hi = wilson(wins, len(mine))
+        rows.append({"bot": bot, "games": len(mine), "wins": wins, "losses": len(mine) - wins - timeouts,
+                     "timeouts": timeouts, "win_rate": wins / len(mine), "low": lo, "high": hi,
+                     "mean_ticks": sum(g["ticks"] for g in mine) / len(mine)})
+    return rows, seconds
+
+
+def table(rows: list) -> list:
+    lines = ["| bot | games | wins | losses | timeouts | win rate | 95 % interval | mean ticks |",
+             "|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        lines.append(f"| {r['bot']} | {r['games']} | {r['wins']} | {r['losses']} | {r['timeouts']} | "
+                     f"**{r['win_rate']:.0%}** | {r['low']:.0%}-{r['high']:.0%} | {r['mean_ticks']:,.0f} |")
+    return lines
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("run", nargs="?", help="a training run folder (its policy.safetensors and summary.json)")
+    ap.add_argument("--policy", help="a registered opponent name (e.g. ppo) or a policy file, instead of a run")
+    ap.add_argument("--games-per-side", type=int, default=20, help="seeds per bot, each played from both sides")
+    ap.add_argument("--lanes", type=int, default=24)
+    ap.add_argument("--write", action="store_true", help="write the bench_beat_bots section of RESULTS.md")
+    args = ap.parse_args()
+    if bool(args.run) == bool(args.policy):
+        ap.error("give a run folder or --policy, one of them")
+    if args.run:
+        entrant = {"name": "trained", "checkpoint": str(Path(args.run) / "policy.safetensors")}
+    elif args.policy.endswith(".safetensors"):
+        entrant = {"name": "trained", "checkpoint": args.policy}
+    else:
+        entrant = args.policy
+    load0 = os.getloadavg()[0]
+    rows, seconds = play(entrant, args.games_per_side, args.lanes)
+    load1 = os.getloadavg()[0]
+    lines = table(rows)
+    met = all(r["win_rate"] >= TARGET for r in rows)
+    lines += ["", f"- target: >= {TARGET:.0%} against each bot: **{'met' if met else 'NOT met'}**",
+              f"- evaluation: {seconds / 60:.1f} min wall, {2 * args.games_per_side} games a bot from seed "
+              f"{EVAL_SEED:,}, greedy, at the policy's own settings"]
+    summary = Path(args.run or "", "summary.json")
+    if args.run and summary.is_file():
+        s = json.loads(summary.read_text())
+        cpu = s.get("cpu_seconds")
+        lines.append(f"- training: {s['global_step']:,} agent-steps, {s['seconds'] / 3600:.2f} h wall"
+                     + (f", {cpu / 3600:.2f} CPU-hours" if cpu else ""))
+    print("\n".join(lines))
+    if args.write:
+        command = "python benchmarks/bench_beat_bots.py" + "".join(f" {a}" for a in sys.argv[1:] if a != "--write")
+        write_section("## bench_beat_bots", [
+            f"- date: {date.today().isoformat()}", f"- command: `{command}`",
+            f"- machine: {os.cpu_count()} CPUs (nproc), {platform.processor() or platform.machine()}; "
+            f"load average (1 min) {load0:.2f} before, {load1:.2f} after", "", *lines])
+        print("wrote the bench_beat_bots section of benchmarks/RESULTS.md")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
