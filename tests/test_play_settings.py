@@ -2,6 +2,8 @@
 the arena settings (gota_arena.policies.PlaySettings), and every evaluator (the
 quick evaluation, the leaderboard, a league or pool opponent) plays it under them
 or refuses with a PlaySettingsError."""
+import os
+
 import numpy as np
 import pytest
 import torch
@@ -108,3 +110,24 @@ def test_a_pool_opponent_acts_at_its_interval_in_a_finer_arena():
         for _ in range(SHORT // 4 - 1):   # one step short of the timeout: no restart yet
             env.step(np.zeros((env.agents, 5), dtype=np.int32))
     assert slow.decisions == 2 * 5 * SHORT // 16
+
+
+def test_a_policy_trained_at_an_interval_is_played_at_it(tmp_path):
+    """train() records the run's settings in policy.safetensors; the quick evaluation
+    and the leaderboard (whose own action_ticks is 4) then play the policy at 8."""
+    from gota_arena.train.cli import compose
+    from gota_arena.train.ppo import train
+
+    cfg = compose(["+experiment=vs_bundled", "opponent.pool=[idle]", "env.lanes=1", "env.threads=1",
+                   "env.action_ticks=8", f"env.max_ticks={SHORT}", "trainer.num_steps=8", "trainer.total_steps=40",
+                   "policy.options.hidden=16", "eval.matches=1", "trainer.plots=false", "trainer.tensorboard=false",
+                   "trainer.progress=false"])
+    with open(os.devnull, "w") as quiet:
+        summary = train(cfg, tmp_path / "run", stream=quiet)
+    assert {row["action_ticks"] for row in summary["evaluation"]} == {8}
+    policy = load_policy(summary["policy"])
+    assert policy.play == PlaySettings(8, SHORT, True)
+    counting = Counting(policy, "trained")
+    play([Game(1000, "trained", "idle")], {"trained": counting, "idle": plugins.opponent("idle")}, lanes=1,
+         action_ticks=4, max_ticks=SHORT)
+    assert counting.decisions == 5 * SHORT // 8
