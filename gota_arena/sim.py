@@ -197,8 +197,8 @@ class Match(HeroControls, ContractViews, ScriptControls):
         ptr = lib.gota_match_new(cfg, err)
         if ptr == ffi.NULL:
             raise make_error(err[0], "gota_match_new")
-        self._ptr = ptr
-        self._free = lib.gota_match_free  # held so __del__ works during interpreter shutdown
+        # freed when the last reference goes: this Match's, or a zero-copy view's (``units``)
+        self._ptr = ffi.gc(ptr, lib.gota_match_free)
         self.config = MatchConfig(**_config_values(cfg))
         self._cursor = 0
         self._ran = ffi.new("int32_t *")
@@ -215,10 +215,9 @@ class Match(HeroControls, ContractViews, ScriptControls):
         return ptr
 
     def close(self) -> None:
-        """Free the native match. Idempotent."""
-        ptr, self._ptr = getattr(self, "_ptr", None), None
-        if ptr is not None:
-            self._free(ptr)
+        """Close the match: every later call raises ClosedMatchError. The native match
+        is freed now, or when the last view of it (``units``) is gone. Idempotent."""
+        self._ptr = None
 
     @property
     def closed(self) -> bool:
@@ -230,12 +229,6 @@ class Match(HeroControls, ContractViews, ScriptControls):
 
     def __exit__(self, *exc) -> None:
         self.close()
-
-    def __del__(self):
-        try:
-            self.close()
-        except Exception:  # never raise from a finalizer
-            pass
 
     def __repr__(self) -> str:
         if self.closed:
@@ -325,16 +318,17 @@ class Match(HeroControls, ContractViews, ScriptControls):
         unit slots in use, corpses and free slots (kind NONE) included.
 
         The view reads the live C table: it is valid until the next call that changes
-        the match (step, reset, set_hp, close). Copy it (``units.copy()``) to keep a
-        snapshot. It keeps this Match alive, but not past an explicit close().
+        the match (step, reset, set_hp). Copy it (``units.copy()``) to keep a
+        snapshot. It keeps the native match alive: after close() it still reads the
+        table as the match left it.
         """
         ptr = self._handle("units")
         table = ffi.new("const GotaUnit **")
         count = ffi.new("int32_t *")
         check(lib.gota_match_units(ptr, table, count), "units")
-        # a pointer whose (no-op) destructor holds this Match: the numpy view keeps
-        # the buffer, the buffer keeps this pointer, the pointer keeps the Match
-        anchored = ffi.gc(table[0], lambda _p, _keep=self: None)
+        # a pointer whose (no-op) destructor holds the native match: the numpy view
+        # keeps the buffer, the buffer keeps this pointer, the pointer keeps the match
+        anchored = ffi.gc(table[0], lambda _p, _keep=ptr: None)
         view = np.frombuffer(ffi.buffer(anchored, MAX_UNITS * ffi.sizeof("GotaUnit")), dtype=UNIT_DTYPE)
         view = view[: count[0]]
         view.flags.writeable = False

@@ -1,10 +1,14 @@
 """The Python face of one match: views, filters, events, vision, paths."""
 import gc
+import subprocess
+import sys
 
 import numpy as np
+import pytest
 
 from gota_arena import Kind, Match, MatchConfig, Team
 from gota_arena import map as gmap
+from gota_arena.errors import ClosedMatchError
 
 
 def test_config_round_trip():
@@ -90,3 +94,20 @@ def test_set_hp():
         assert m.units[tower]["hp"] == 7
         m.set_hp(tower, 10**9)
         assert m.units[tower]["hp"] == m.units[tower]["max_hp"]
+
+
+def test_units_view_outlives_close():
+    """A zero-copy view stays readable after its Match is closed (it keeps the native
+    match alive); before, reading it after close() read freed memory and crashed."""
+    code = ("from gota_arena import Match\n"
+            "with Match(seed=2) as m:\n    m.step(48)\n    v = m.units\n    hp = int(v['hp'].sum())\n"
+            "import gc; gc.collect()\n"
+            "assert int(v['hp'].sum()) == hp, 'the view changed after close'\n"
+            "m2 = Match(seed=3); w = m2.units; m2.close(); del m2; gc.collect(); print(int(w['hp'].sum()) > 0)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0 and out.stdout.strip() == "True", out.stderr
+    m = Match(seed=4)
+    m.close()
+    gc.collect()
+    with pytest.raises(ClosedMatchError):
+        m.units
