@@ -103,6 +103,11 @@ def _heads(heads) -> np.ndarray:
     if array.shape != (INFO.heads,) or not np.issubdtype(array.dtype, np.integer):
         raise ArgumentTypeError(f"heads must be {INFO.heads} integers (verb, target, point, ability, item), "
                                 f"got {array.dtype} of shape {array.shape}")
+    low, high = np.iinfo(np.int32).min, np.iinfo(np.int32).max
+    outside = [int(v) for v in array.tolist() if not low <= int(v) <= high]
+    if outside:   # a cast would wrap them into other, valid-looking heads
+        raise ArgumentRangeError(f"heads {array.tolist()}: {outside[0]} does not fit a 32-bit head; heads are "
+                                 "verb 0..7, target 0..24, point 0..48, ability 0..3, item 0..5")
     return np.ascontiguousarray(array, dtype=np.int32)
 
 

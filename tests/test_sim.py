@@ -111,3 +111,14 @@ def test_units_view_outlives_close():
     gc.collect()
     with pytest.raises(ClosedMatchError):
         m.units
+
+
+@pytest.mark.parametrize("big", [2 ** 32 + 1, 2 ** 40, -2 ** 31 - 1])
+def test_act_refuses_heads_beyond_int32(big):
+    """They used to wrap: 2**32 + 1 ran as a walk and answered OK."""
+    from gota_arena.errors import ArgumentRangeError
+    with Match(seed=2) as m:
+        before = m.hash()
+        with pytest.raises(ArgumentRangeError, match="does not fit a 32-bit head"):
+            m.act(0, [big, 0, 1, 0, 0])
+        assert m.hash() == before
