@@ -75,8 +75,9 @@ class Arena:
             raise ArgumentRangeError(f"lanes={lanes} is out of range 1..{lib.GOTA_BATCH_MAX_LANES}")
         if not 1 <= action_ticks <= lib.GOTA_BATCH_MAX_ACTION_TICKS:
             raise ArgumentRangeError(f"action_ticks={action_ticks} is out of range 1..{lib.GOTA_BATCH_MAX_ACTION_TICKS}")
-        if threads < 0:
-            raise ArgumentRangeError(f"threads={threads} must be >= 0 (0 = one per core)")
+        if not 0 <= threads <= lib.GOTA_BATCH_MAX_LANES:   # never more threads than lanes are used
+            raise ArgumentRangeError(f"threads={threads} must be in 0..{lib.GOTA_BATCH_MAX_LANES} "
+                                     "(0 = one per core; more threads than cores or lanes are not started)")
         if isinstance(opponents, (str, int)):
             opponents = (opponents,)
         ids = [bot_id(o) for o in opponents]
@@ -141,7 +142,7 @@ class Arena:
 
     def _handle(self, what: str):
         if self._ptr is None:
-            raise ClosedMatchError(what)
+            raise ClosedMatchError(what, owner="Arena")
         return self._ptr
 
     def _result(self) -> StepResult:

@@ -80,11 +80,11 @@ class InternalError(GotaError):
 
 
 class ClosedMatchError(GotaError):
-    """The Match was closed; its native state is gone."""
+    """The Match (or Arena) was closed; its native state is gone."""
 
-    def __init__(self, what: str = ""):
+    def __init__(self, what: str = "", owner: str = "Match"):
         prefix = f"{what}: " if what else ""
-        super().__init__(f"{prefix}this Match was closed; create a new Match")
+        super().__init__(f"{prefix}this {owner} was closed; create a new {owner}")
 
 
 class ReplayError(GotaError, ValueError):

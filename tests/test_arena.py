@@ -145,3 +145,13 @@ def test_set_opponent_per_lane():
             a.set_opponent(0, "external")
         with pytest.raises(Exception, match="unknown bot"):
             a.set_opponent(0, "nobody")
+
+
+def test_arena_argument_errors_name_the_arena():
+    from gota_arena.errors import ArgumentRangeError, ClosedMatchError
+    with pytest.raises(ArgumentRangeError, match=r"threads=1099511627776 must be in 0\.\.65536"):
+        Arena(lanes=1, threads=2 ** 40)
+    arena = Arena(lanes=1)
+    arena.close()
+    with pytest.raises(ClosedMatchError, match="this Arena was closed; create a new Arena"):
+        arena.reset(0)
