@@ -81,17 +81,32 @@ def plugins_command() -> int:
 
 SUBCOMMANDS = ("demo", "plugins", "replay", "leaderboard-merge", "-h", "--help", "--version")
 EPILOG = """training (any other arguments go to the Hydra app; docs/training.md):
-  python -m gota_arena +experiment=selfplay              both teams learn (the main command)
+  python -m gota_arena +experiment=selfplay              self-play, half the lanes against idle (the main command)
   python -m gota_arena +experiment=vs_bundled            against a pool of bundled bots
   python -m gota_arena +experiment=league                bots and snapshots of itself, PFSP
+  python -m gota_arena +experiment=beat_bots             the recipe behind the bundled ppo: PFSP over the six bots
+  python -m gota_arena +experiment=leaderboard           rank the bundled bots and ppo (docs/leaderboard.md)
   python -m gota_arena +experiment=selfplay trainer.total_steps=20_000_000 trainer.device=cuda
   python -m gota_arena +experiment=selfplay --cfg job    print the composed config
   torchrun --standalone --nproc_per_node=2 -m gota_arena +experiment=selfplay   on 2 ranks (docs/scaling.md)
   python -m gota_arena --hydra-help                      Hydra's own options"""
 
 
+def _looks_like_a_command(word: str) -> bool:
+    """A bare word: neither a subcommand nor anything Hydra takes (key=value, +key, ~key, --flag)."""
+    return word not in SUBCOMMANDS and not word.startswith(("-", "+", "~")) and "=" not in word
+
+
 def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
+    if argv and _looks_like_a_command(argv[0]):
+        import difflib
+        commands = [c for c in SUBCOMMANDS if not c.startswith("-")]
+        close = difflib.get_close_matches(argv[0], commands, n=1)
+        hint = f"did you mean '{close[0]}'? " if close else ""
+        sys.stderr.write(f"gota-arena: unknown command '{argv[0]}'; {hint}the commands are {', '.join(commands)}; "
+                         "anything else is a training override (key=value, +experiment=NAME); see --help\n")
+        return 2
     if not argv or argv[0] not in SUBCOMMANDS:
         from .train.cli import run
         return run(argv)

@@ -133,3 +133,13 @@ def test_plugins_and_demo_subcommands():
     assert "gota_bundled.policies" in out and "mlp" in out and "lstm" in out and "gota_bundled.bots" in out
     out = ok(gota("demo", "--ticks", "240"))
     assert "demo: seed 1, 240 ticks" in out
+
+
+def test_help_lists_every_experiment_and_a_mistyped_command_is_named():
+    out = ok(gota("--help"))
+    for experiment in sorted(p.stem for p in (ROOT / "conf" / "experiment").glob("*.yaml")):
+        assert f"+experiment={experiment} " in out, experiment
+    for typo, meant in (("plugin", "plugins"), ("demos", "demo")):
+        result = gota(typo)
+        assert result.returncode == 2 and "Traceback" not in result.stderr
+        assert f"unknown command '{typo}'; did you mean '{meant}'?" in result.stderr
