@@ -57,6 +57,15 @@ def _record(cls, cdata):
     return cls(**values)
 
 
+def _point(point, what: str) -> tuple:
+    """``point`` as (x, z); ArgumentTypeError naming the call for anything else."""
+    try:
+        x, z = point
+    except (TypeError, ValueError):
+        raise ArgumentTypeError(f"{what}(point={point!r}): point must be a pair (x, z) of world coordinates") from None
+    return x, z
+
+
 @dataclass(frozen=True)
 class SeatStats:
     """Per-seat statistics since reset (GotaSeatStats)."""
@@ -211,14 +220,14 @@ class HeroControls:
             raise ArgumentTypeError("cast() needs exactly one of target=<unit id> or point=(x, z)")
         if target is not None:
             return self.command(seat, Verb.CAST_TARGET, target=target, slot=slot)
-        x, z = point
+        x, z = _point(point, "cast")
         return self.command(seat, Verb.CAST_POINT, x=x, z=z, slot=slot)
 
     def use_item(self, seat, slot: int, point=None) -> ActionError:
         """Use inventory ``slot`` (0..5), at ``point`` = (x, z) for the portal scroll."""
         if point is None:
             return self.command(seat, Verb.USE_ITEM, slot=slot)
-        x, z = point
+        x, z = _point(point, "use_item")
         return self.command(seat, Verb.USE_ITEM_AT, x=x, z=z, slot=slot)
 
     def buy(self, seat, item: int) -> ActionError:

@@ -367,7 +367,7 @@ class Match(HeroControls, ContractViews, ScriptControls):
             check(lib.gota_match_events(ptr, first, out, _EVENT_CHUNK, written, nxt), what,
                   "since must be a sequence number >= 0")
             n = written[0]
-            if not parts and n and nxt[0] - n > first and first > 0:
+            if not parts and n and nxt[0] - n > first:
                 warnings.warn(f"{what}: {nxt[0] - n - first} events were dropped from the "
                               f"{_EVENT_CHUNK}-entry log; read events more often", stacklevel=3)
             parts.append(buf[:n].copy())
@@ -377,7 +377,8 @@ class Match(HeroControls, ContractViews, ScriptControls):
         return np.concatenate(parts), first
 
     def events(self, since: int = 0) -> list:
-        """Events with sequence number >= ``since`` (the log keeps the newest 4,096)."""
+        """Events with sequence number >= ``since``. The log keeps the newest 4,096: older
+        ones asked for are gone, and a warning says how many (read more often)."""
         return _to_events(self.events_array(since)[0])
 
     def new_events(self) -> list:

@@ -122,3 +122,13 @@ def test_act_refuses_heads_beyond_int32(big):
         with pytest.raises(ArgumentRangeError, match="does not fit a 32-bit head"):
             m.act(0, [big, 0, 1, 0, 0])
         assert m.hash() == before
+
+
+def test_lost_events_are_said_and_a_bad_point_is_named():
+    from gota_arena.errors import ArgumentTypeError
+    with Match(seed=1) as m:
+        m.step(28_000)
+        with pytest.warns(UserWarning, match="events were dropped"):
+            m.events()
+        with pytest.raises(ArgumentTypeError, match=r"cast\(point=\(0,\)\): point must be a pair"):
+            m.cast(0, slot=1, point=(0,))
