@@ -226,7 +226,8 @@ def _train(cfg, plain: dict, run_dir: Path, ddp: distributed.Distributed, stop_a
 
     kinds = ([SELF] if n_self else []) + (list(O["pool"]) if league else []) + (
         ["snapshot"] if league and O["snapshots"] else [])
-    reporter = Reporter(run_dir, kinds, T["total_steps"], tensorboard=T["tensorboard"], progress=T["progress"],
+    budget = num_updates * global_batch   # total_steps rounded up to whole updates: what the run will do
+    reporter = Reporter(run_dir, kinds, budget, tensorboard=T["tensorboard"], progress=T["progress"],
                         progress_every=T["progress_every"], resume_step=global_step if T["resume"] else None,
                         stream=stream, title=plain["name"], quiet=not ddp.main)
     reporter.episodes = episodes_before
@@ -236,7 +237,7 @@ def _train(cfg, plain: dict, run_dir: Path, ddp: distributed.Distributed, stop_a
              if ddp.world > 1 else "")
     reporter.write(f"gota-arena {__version__} train: {plain['name']}: {lanes} lanes ({n_self} self-play), "
                    f"{N} agents{ranks}, {global_batch:,} agent-steps per update, {num_updates} updates "
-                   f"({T['total_steps']:,} agent-steps), policy {P['name']}, reward {R['name']}, device {device}"
+                   f"({budget:,} agent-steps), policy {P['name']}, reward {R['name']}, device {device}"
                    + (f"; resumed at update {update}, step {global_step:,}" if T["resume"] else ""))
     reporter.write(f"run dir: {run_dir}")
     match_decisions = math.ceil(E["max_ticks"] / E["action_ticks"])
