@@ -74,14 +74,19 @@ def _name(enum, value) -> str:
     return member.name.lower() if isinstance(member, enum) else str(member)
 
 
-def _lookup(enum, value, what: str):
-    """An enum member from a member, an int or a case-insensitive name."""
+_SIDES = (Team.RED, Team.BLUE)   # the teams that see: neutral units have no vision
+
+
+def _lookup(enum, value, what: str, allowed=None):
+    """An enum member from a member, an int or a case-insensitive name; ``allowed``:
+    the members this call takes (default all), the only ones a refusal suggests."""
+    allowed = tuple(enum) if allowed is None else allowed
     if isinstance(value, str):
-        try:
-            return enum[value.upper()]
-        except KeyError:
-            names = ", ".join(m.name.lower() for m in enum)
-            raise ArgumentRangeError(f"{what}={value!r} is not known; use one of {names}") from None
+        member = enum.__members__.get(value.upper())
+        if member not in allowed:
+            names = ", ".join(m.name.lower() for m in allowed)
+            raise ArgumentRangeError(f"{what}={value!r} is not known here; use one of {names}")
+        return member
     return _integer(value, what)
 
 
@@ -391,7 +396,7 @@ class Match(HeroControls, ContractViews, ScriptControls):
         """(MAP_TILES, MAP_TILES) uint8, 1 where ``team`` sees the tile; row = z."""
         what = f"vision(team={team!r})"
         ptr = self._handle(what)
-        team = _int32(_lookup(Team, team, "team"), "team")
+        team = _int32(_lookup(Team, team, "team", _SIDES), "team")
         out = np.zeros((MAP_TILES, MAP_TILES), dtype=np.uint8)
         code = lib.gota_match_vision(ptr, team, ffi.from_buffer("uint8_t[]", out), out.size)
         check(code, what, _TEAMS_HINT if code in (lib.GOTA_ERR_RANGE, lib.GOTA_ERR_INDEX) else "")
@@ -401,7 +406,7 @@ class Match(HeroControls, ContractViews, ScriptControls):
         """Whether ``team`` currently sees unit slot ``index``."""
         what = f"visible(team={team!r}, index={index!r})"
         ptr = self._handle(what)
-        team = _int32(_lookup(Team, team, "team"), "team")
+        team = _int32(_lookup(Team, team, "team", _SIDES), "team")
         index = _int32(index, "index")
         out = ffi.new("int32_t *")
         code = lib.gota_match_unit_visible(ptr, team, index, out)

@@ -132,3 +132,12 @@ def test_lost_events_are_said_and_a_bad_point_is_named():
             m.events()
         with pytest.raises(ArgumentTypeError, match=r"cast\(point=\(0,\)\): point must be a pair"):
             m.cast(0, slot=1, point=(0,))
+
+
+def test_vision_suggests_only_the_teams_it_takes():
+    from gota_arena.errors import ArgumentRangeError
+    with Match(seed=1) as m:
+        for team in ("green", "neutral"):
+            with pytest.raises(ArgumentRangeError, match="use one of red, blue$"):
+                m.vision(team)
+        assert m.vision("Blue").shape == m.vision(0).shape
