@@ -33,10 +33,11 @@ def bot_id(bot) -> int:
         key = bot.strip().lower()
         if key in names:
             return names.index(key)
-        raise ConfigRangeError(f"unknown bot {bot!r}; the bots are {', '.join(names)}")
+        raise ConfigRangeError(f"unknown bot {bot!r}; the bots are {', '.join(names[1:])} "
+                               "('external' leaves a seat to your commands)")
     if isinstance(bot, bool) or not hasattr(type(bot), "__index__"):
         raise ConfigTypeError(f"a bot is a name or an id, got {type(bot).__name__} {bot!r}; "
-                              f"the bots are {', '.join(names)}")
+                              f"the bots are {', '.join(names[1:])}")
     if not 0 <= int(bot) < len(names):
         raise ConfigRangeError(f"unknown bot id {bot!r}; ids are 0..{len(names) - 1} "
                                f"({', '.join(f'{i}={n}' for i, n in enumerate(names))})")

@@ -92,3 +92,10 @@ def test_bot_commands_are_deterministic():
     with Match(seed=10, max_ticks=4000, bots={"red": "puller", "blue": "random"}) as m:
         m.run()
         assert m.hash() != a[0]
+
+
+def test_an_unknown_bot_lists_the_bots_not_external():
+    from gota_arena import Match
+    from gota_arena.errors import ConfigRangeError
+    with pytest.raises(ConfigRangeError, match=r"the bots are idle, random, base, rusher, baseline, puller \("):
+        Match(seed=1, bots={"blue": "nobody"})
