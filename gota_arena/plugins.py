@@ -22,7 +22,8 @@ import pluggy
 from . import __version__, hookspecs
 from .errors import PluginError
 
-BUILTIN_PLUGINS = ("gota_bundled.bots", "gota_bundled.scripts", "gota_bundled.rewards", "gota_bundled.policies")
+BUILTIN_PLUGINS = ("gota_bundled.bots", "gota_bundled.scripts", "gota_bundled.rewards", "gota_bundled.policies",
+                   "gota_bundled.ppo")
 ENTRY_POINT_GROUP = "gota_arena"
 KINDS = {"opponents": "gota_register_opponents", "reward_modes": "gota_register_reward_modes",
          "policies": "gota_register_policies"}

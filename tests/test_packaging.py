@@ -44,6 +44,7 @@ def test_wheel_holds_configs_scripts_viewer_and_extension(wheel):
     assert conf and {"gota_arena/" + name for name in conf} <= names
     bas = {p.name for p in (ROOT / "plugins" / "gota_bundled" / "bas").glob("*.bas")}
     assert bas and {f"gota_bundled/bas/{name}" for name in bas} <= names
+    assert {"gota_bundled/trained/ppo.safetensors", "gota_bundled/trained/ppo.yaml"} <= names   # the trained ppo
     assert {"gota_arena/viewer/viewer.html", "gota_arena/viewer/viewer.js", "gota_arena/viewer/viewer.css"} <= names
     assert any(name.startswith("gota_arena/_native") and name.endswith(".so") for name in names)
 
@@ -58,7 +59,7 @@ def test_installed_wheel_finds_its_configs(wheel, tmp_path):
     show = subprocess.run([sys.executable, "-m", "gota_arena", "+experiment=selfplay", "--cfg", "job"],
                           cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
     assert show.returncode == 0, show.stdout + show.stderr
-    assert "name: selfplay" in show.stdout and "lanes: 12" in show.stdout
+    assert "name: selfplay" in show.stdout and "lanes: 16" in show.stdout
     where = subprocess.run([sys.executable, "-c", "from gota_arena.train.cli import CONF_DIR; print(CONF_DIR)"],
                            cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
     assert where.stdout.strip() == str(site / "gota_arena" / "conf")

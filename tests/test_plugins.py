@@ -30,7 +30,7 @@ from gota_arena.testing import OpponentSuite, PolicySuite, RewardModeSuite, isol
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "plugins" / "gota-example-plugin"
 BOTS = ["idle", "random", "base", "rusher", "baseline", "puller"]
-BUNDLED_OPPONENTS = BOTS + ["base.bas", "rusher.bas", "puller.bas"]   # the native bots and the bundled BASIC scripts
+BUNDLED_OPPONENTS = BOTS + ["base.bas", "rusher.bas", "puller.bas", "ppo"]   # native bots, BASIC scripts, the trained policy
 REWARD_MODES = [("leaderboard", False), ("xp", False), ("xp_outcome", False), ("advantage", True)]
 POLICIES = ["random"]   # add "mlp", "lstm" here
 ENV = dict(action_ticks=24, max_ticks=240, threads=1)
@@ -237,7 +237,7 @@ def test_two_installed_plugins_registering_one_name(tmp_path, monkeypatch):
 
 
 def test_unknown_names_list_the_known_ones():
-    with pytest.raises(PluginError, match=r"unknown opponent 'nobody'; the known ones are: base, base\.bas, baseline, idle, "
+    with pytest.raises(PluginError, match=r"unknown opponent 'nobody'; the known ones are: base, base\.bas, baseline, idle, ppo, "
                                           r"puller, puller\.bas, random, rusher, rusher\.bas \(installed plugins add more: see "
                                           r"`python -m gota_arena plugins`\)"):
         LearnerEnv(lanes=1, self_play_lanes=0, opponents=["nobody"], **ENV)
