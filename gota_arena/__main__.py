@@ -11,6 +11,7 @@ Anything that is not a subcommand goes to the Hydra training app: overrides
 """
 import argparse
 import sys
+import textwrap
 import time
 from collections import Counter
 
@@ -78,8 +79,9 @@ def plugins_command() -> int:
             if names:
                 found = plugins.registrations(kind)
                 print(f"  {kind.replace('_', ' ')}:")
-                for name in names:
-                    print(f"    {name:<14} {found[name].description}")
+                for name in names:   # the first sentence, plain text (a description may be a docstring)
+                    print(textwrap.fill(plugins.summary(found[name].description) or "-", width=100,
+                                        initial_indent=f"    {name:<14} ", subsequent_indent=" " * 19))
     return 0
 
 
