@@ -1,14 +1,19 @@
 """.ci/run (what CI runs, and the README's test command), run with stand-ins for
-python, pip and apt-get: it says what it is doing while it installs Chromium."""
+python, pip and apt-get: it installs the CPU build of torch from PyTorch's CPU
+wheel index, says what it is doing while it installs Chromium, and the README
+shows the same commands."""
 import os
 import shutil
 import stat
 import subprocess
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import ROOT
 
 CI = ROOT / ".ci" / "run"
+CPU_INDEX = "https://download.pytorch.org/whl/cpu"
 STUBS = {
     # (each on the real PATH for its own tools; the script sees only the stand-ins)
     # the venv is a folder with an empty activate script; pytest passes
@@ -58,6 +63,18 @@ def last(lines: list, text: str) -> int:
     return where(lines, text)[-1]
 
 
+def test_ci_installs_the_cpu_build_of_torch_from_the_cpu_wheel_index(tmp_path):
+    lines = run_ci(tmp_path, "ok", chromium=True)
+    pip = [line.split()[2:] for line in lines if line.startswith("RAN pip ")]
+    torch = pip[0]
+    assert torch[0] == "install" and "torch==2.13.0+cpu" in torch, torch
+    assert (["--extra-index-url", CPU_INDEX] == torch[-2:] or ["--index-url", CPU_INDEX] == torch[-2:]), torch
+    assert pip[1] == ["install", "-e", ".[test]", "-e", "plugins/gota-example-plugin"]
+    assert lines[-1] == "RAN python -m pytest -q tests plugins/gota-example-plugin/tests"
+    assert "ci: chromium found" in lines[first(lines, "RAN pip install -e") + 1]
+    assert not any(line.startswith("RAN apt-get") for line in lines)
+
+
 def test_ci_says_what_it_does_while_it_installs_chromium(tmp_path):
     lines = run_ci(tmp_path, "ok")
     announce, done = first(lines, "ci: installing chromium"), first(lines, "ci: chromium installed")
@@ -68,3 +85,17 @@ def test_ci_says_what_it_does_while_it_installs_chromium(tmp_path):
     failed = first(lines, "ci: chromium could not be installed; tests/test_viewer.py will skip")
     assert first(lines, "ci: installing chromium") < first(lines, "RAN apt-get install") < failed
     assert last(lines, "RAN apt-get") < failed < first(lines, "RAN python -m pytest")
+
+
+def test_the_readme_shows_what_ci_runs():
+    """The README's torch install and test command are .ci/run's own lines; pyproject
+    pins no CUDA or CPU build of torch (a plain requirement, any build)."""
+    script = CI.read_text().splitlines()
+    readme = (ROOT / "README.md").read_text()
+    torch = next(line for line in script if line.startswith("pip install") and "torch" in line)
+    pytest_line = next(line.split(" ||")[0] for line in script if line.startswith("python -m pytest"))
+    assert torch in readme and pytest_line in readme and "bash .ci/run" in readme
+    tomllib = pytest.importorskip("tomllib")
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
+    torch_requirements = [r for reqs in extras.values() for r in reqs if r.startswith("torch")]
+    assert torch_requirements and not any("+" in r or "cu1" in r or "cpu" in r for r in torch_requirements)
