@@ -13,6 +13,7 @@ import contextlib
 import importlib
 import inspect
 import os
+import re
 from dataclasses import dataclass
 from importlib import metadata
 from typing import Callable
@@ -192,6 +193,36 @@ def policy(name: str, /, **options):
     return create("policies", name, **options)
 
 
+_ABBREVIATIONS = ("e.g.", "i.e.", "etc.", "cf.", "vs.")
+_MARKUP = (
+    (re.compile(r":[\w.+-]+:`([^`<]*?)\s*(?:<[^`>]*>)?`"), r"\1"),   # reST roles: :class:`Match`, :ref:`a <b>`
+    (re.compile(r"``(.+?)``"), r"\1"),                                 # reST inline literals
+    (re.compile(r"`([^`<]+?)\s*<[^`>]*>`__?"), r"\1"),                # reST links: `text <url>`_
+    (re.compile(r"`([^`]+?)`_{0,2}"), r"\1"),                          # Markdown code, reST default role
+    (re.compile(r"!?\[([^\]]*)\]\([^)]*\)"), r"\1"),                     # Markdown links and images
+    (re.compile(r"\*\*(\S(?:.*?\S)?)\*\*"), r"\1"),                       # bold
+    (re.compile(r"(?<![\w*])\*(\S(?:[^*]*?\S)?)\*(?![\w*])"), r"\1"),      # emphasis
+)
+
+
+def summary(text) -> str:
+    """The first sentence of a docstring (or description) as plain text: the first
+    paragraph's lines joined, reST and Markdown markup stripped (``code``, `code`,
+    :role:`x`, **bold**, *emphasis*, links), cut after its first full stop. A
+    paragraph that leads into an example (it ends in ':') ends in a full stop."""
+    if not text:
+        return ""
+    paragraph = inspect.cleandoc(str(text)).strip().split("\n\n")[0]
+    plain = " ".join(paragraph.split())
+    for pattern, replacement in _MARKUP:
+        plain = pattern.sub(replacement, plain)
+    for end in re.finditer(r"[.!?][\"')\]]*(?=\s|$)", plain):
+        sentence = plain[:end.end()]
+        if not sentence.lower().endswith(_ABBREVIATIONS):
+            return sentence
+    return plain.rstrip(":") + "." if plain.endswith(":") else plain
+
+
 def describe() -> list:
     """One dict per loaded plugin: name, version, source, hooks and what it registers."""
     pm = manager()
@@ -206,4 +237,4 @@ def describe() -> list:
 
 
 __all__ = ["manager", "reload", "registered", "registrations", "names", "create", "opponent", "reward_mode", "policy",
-           "describe", "Registration", "BUILTIN_PLUGINS", "ENTRY_POINT_GROUP"]
+           "describe", "summary", "Registration", "BUILTIN_PLUGINS", "ENTRY_POINT_GROUP"]
