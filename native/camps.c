@@ -55,7 +55,8 @@
  *     that tick. If no slot is free the camp stays empty and retries each tick.
  *   - Leader damage is damage * 3 / 2 in integers: 12, 21, 30.
  *
- * Ownership: engineer D (camps.c, camp.h's CampState). No process-global state.
+ * State: camp.h's CampState, one per camp, inside the match. No process-global
+ * state.
  */
 #include "world.h"
 #include "fixmath.h"

@@ -74,7 +74,7 @@
  * Buyback: match over, alive, gold (price HeroState.buyback_price, set by
  * hero_died at 100 x deaths), then hero_respawn (heroes.c) does the respawn.
  *
- * Ownership: engineer C. Calls hero_refresh_stats and hero_respawn (heroes.c),
+ * Calls hero_refresh_stats and hero_respawn (heroes.c),
  * combat_queue_hit (combat.c), unit helpers (units.c).
  */
 #include "world.h"
