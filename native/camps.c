@@ -1,5 +1,5 @@
 /*
- * camps.c -- the 14 neutral camps (rules section 3.5).
+ * camps.c -- the 14 neutral camps (docs/rules.md section 3.5).
  *
  * What it models: each camp of MapData.camp[] holds 1..5 neutrals (kind
  * GOTA_KIND_NEUTRAL, team GOTA_TEAM_NEUTRAL, sub = tier, lane -1,
@@ -123,7 +123,7 @@ static int cell_blocker(const GotaMatch *m, int cell)
     return b;
 }
 
-/* The ray rule of rules section 5 from (sx, sz)'s tile, eye CAMP_EYE8, to
+/* The ray rule of docs/rules.md section 5 from (sx, sz)'s tile, eye CAMP_EYE8, to
  * (x, z)'s tile. */
 static int camp_los(const GotaMatch *m, int32_t sx, int32_t sz, int32_t x, int32_t z)
 {

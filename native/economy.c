@@ -1,7 +1,7 @@
 /*
  * economy.c -- XP, levels, gold, kills and assists, the shop, items, potions,
- * the portal scroll, ability ranks and buyback (rules section 4, spec
- * decision 4).
+ * the portal scroll, ability ranks and buyback (docs/rules.md section 4), and
+ * the score (docs/rules.md section 8).
  *
  * Units: XP is counted in 1/6000 XP (XP_FRACTION) while it is shared, whole XP
  * in HeroState.xp (lifetime, keeps counting at the level cap) and the carried
