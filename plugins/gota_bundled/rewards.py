@@ -1,4 +1,4 @@
-"""The bundled reward modes (spec README, training decision 4)."""
+"""The bundled reward modes (docs/rules.md section 8)."""
 import numpy as np
 
 from gota_arena import hookimpl
