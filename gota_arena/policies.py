@@ -37,6 +37,7 @@ import numpy as np
 from . import __version__
 from .contract import INFO
 from .errors import GotaError, PluginError
+from .files import fsync_directory
 
 
 class PlaySettingsError(GotaError):
@@ -118,6 +119,7 @@ def save_policy(policy, path: str, extra: Optional[dict] = None) -> str:
         with open(tmp, "rb") as f:
             os.fsync(f.fileno())
         os.replace(tmp, path)
+        fsync_directory(directory)
     finally:
         if os.path.exists(tmp):
             os.remove(tmp)

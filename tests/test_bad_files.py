@@ -1,8 +1,15 @@
-"""Bad files give clear errors: a truncated training checkpoint or policy file, a
-checkpoint of another policy or contract (gota_arena/train/checkpoint.py, ppo.py,
-policies.py)."""
+"""Bad files give clear errors and lose nothing: a truncated training checkpoint or
+policy file, a checkpoint of another policy or contract, and a run killed (SIGKILL)
+while it writes a checkpoint, which must resume and lose at most the interval
+since its last checkpoint (gota_arena/train/checkpoint.py, ppo.py, policies.py)."""
+import csv
+import json
 import os
 import shutil
+import signal
+import subprocess
+import sys
+import time
 
 import pytest
 
@@ -148,3 +155,125 @@ def test_a_checkpoint_that_reads_but_lacks_its_parts_is_called_damaged(run):
         with pytest.raises(CheckpointError, match="is damaged: it reads, but") as info:
             train(tiny_config(resume=True), run, stream=quiet())
         assert str(ckpt) in message_of(info)
+
+
+# ---- a run killed while it writes --------------------------------------------------------------------------
+
+CHILD = r"""
+import io, os, sys, time
+import torch
+import safetensors.torch
+from tests.test_bad_files import tiny_config, quiet
+from gota_arena.train.ppo import train
+
+what, at, marker, run = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
+calls = [0]
+
+def hang_halfway():
+    open(marker, "w").close()   # the parent now kills this process
+    time.sleep(600)
+
+if what == "checkpoint":   # torch.save writes checkpoints/last.pt's temporary
+    real = torch.save
+    def save(obj, f, *args, **kwargs):
+        calls[0] += 1
+        if calls[0] < at:
+            return real(obj, f, *args, **kwargs)
+        data = io.BytesIO()
+        real(obj, data)
+        f.write(data.getvalue()[: len(data.getvalue()) // 2])
+        f.flush()
+        hang_halfway()
+    torch.save = save
+else:   # safetensors writes policy.safetensors's temporary
+    real = safetensors.torch.save_file
+    def save_file(tensors, path, metadata=None):
+        calls[0] += 1
+        real(tensors, path, metadata=metadata)
+        if calls[0] >= at:
+            with open(path, "r+b") as f:
+                f.truncate(os.path.getsize(path) // 2)
+            hang_halfway()
+    safetensors.torch.save_file = save_file
+train(tiny_config(updates=4), run, stream=quiet())
+"""
+
+
+def _kill_while_writing(tmp_path, what: str, at: int):
+    """Run a 4-update training in a subprocess whose ``at``-th write of ``what`` stops
+    halfway; SIGKILL it there. The run's folder."""
+    run, marker, script = tmp_path / "run", tmp_path / "writing", tmp_path / "child.py"
+    script.write_text(CHILD)
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+    child = subprocess.Popen([sys.executable, str(script), what, str(at), str(marker), str(run)], env=env,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 120
+        while not marker.exists():
+            if child.poll() is not None:
+                pytest.fail(f"the training subprocess ended ({child.returncode}) before the write: "
+                            f"{child.stderr.read().decode()[-2000:]}")
+            if time.monotonic() > deadline:
+                pytest.fail("the training subprocess never reached the write")
+            time.sleep(0.05)
+        os.kill(child.pid, signal.SIGKILL)
+        assert child.wait(timeout=30) == -signal.SIGKILL
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait()
+        child.stderr.close()
+    return run
+
+
+def _metric_updates(run):
+    with open(run / "metrics.csv", newline="") as f:
+        return [int(r["update"]) for r in csv.DictReader(f)]
+
+
+def _saved_update(policy_path) -> int:
+    return json.loads(read_policy_metadata(str(policy_path))["update"])
+
+
+def test_a_run_killed_while_writing_a_checkpoint_resumes_losing_only_that_interval(tmp_path):
+    run = _kill_while_writing(tmp_path, "checkpoint", at=3)   # killed halfway through update 3's checkpoint
+    ckpt = run / "checkpoints" / "last.pt"
+    assert load_checkpoint(ckpt)["update"] == 2, "the previous checkpoint is intact"
+    assert [p.name for p in ckpt.parent.iterdir() if p.name.endswith(".tmp")], "killed inside the write"
+    summary = train(tiny_config(updates=4, resume=True), run, stream=quiet())
+    assert summary["updates"] == 4 and summary["global_step"] == 4 * AGENTS * STEPS
+    assert load_checkpoint(ckpt)["update"] == 4
+    assert sorted(os.listdir(ckpt.parent)) == ["last.pt"], "the killed write's temporary is gone"
+    assert _metric_updates(run) == [1, 2, 3, 4], "update 3 is played again, and logged once"
+    assert _saved_update(run / "policy.safetensors") == 4
+
+
+def test_a_run_killed_while_writing_its_policy_file_resumes_with_a_matching_one(tmp_path):
+    run = _kill_while_writing(tmp_path, "policy", at=4)   # last.pt of update 4 is written, its policy file is not
+    ckpt = load_checkpoint(run / "checkpoints" / "last.pt")
+    assert ckpt["update"] == 4 and _saved_update(run / "policy.safetensors") == 3
+    summary = train(tiny_config(updates=4, resume=True), run, stream=quiet())
+    assert summary["updates"] == 4 and not summary["interrupted"]
+    assert _saved_update(run / "policy.safetensors") == 4, "the policy file follows the checkpoint again"
+    policy = load_policy(str(run / "policy.safetensors"))
+    for key, value in ckpt["model"].items():
+        assert torch.equal(policy.state_dict()[key], value), key
+    assert not [p for p in run.iterdir() if p.name.endswith(".tmp")]
+
+
+def test_a_metrics_row_cut_short_by_a_kill_is_dropped_on_resume(tmp_path):
+    from gota_arena.train.report import Reporter
+
+    def reporter(resume_step=None):
+        return Reporter(tmp_path, ["self"], 100, tensorboard=False, progress=False, resume_step=resume_step,
+                        stream=quiet())
+
+    first = reporter()
+    for update in (1, 2, 3):
+        first.log(update, 10 * update, {})
+    first.close()
+    metrics = tmp_path / "metrics.csv"
+    text = metrics.read_text()
+    metrics.write_text(text[:text.rindex("\n", 0, len(text) - 1) + 9])   # the kill: row 3 cut after 8 characters
+    reporter(resume_step=30).close()   # the checkpoint was at update 3: a whole row 3 would be kept
+    assert _metric_updates(tmp_path) == [1, 2]

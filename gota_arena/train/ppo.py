@@ -45,6 +45,7 @@ from ..arena import LANE_STATS_DTYPE
 from ..config import self_play_lanes
 from ..contract import INFO
 from ..errors import GotaError, PluginError
+from ..files import remove_leftovers, write_text_atomic
 from ..hookspecs import CheckpointSaved, EpisodeEnd
 from ..learner_env import SELF, LearnerEnv
 from ..policies import PlaySettings, load_policy, save_policy
@@ -225,11 +226,18 @@ def _train(cfg, plain: dict, run_dir: Path, ddp: distributed.Distributed, stop_a
         except (KeyError, IndexError, TypeError, ValueError, AttributeError, RuntimeError, OverflowError) as error:
             raise CheckpointError(f"training checkpoint {ckpt_path} is damaged: it reads, but "
                                   f"{type(error).__name__}: {error}; {restart_hint(ckpt_path)}") from None
+        if ddp.main:
+            # a run killed in a write leaves its temporary behind, and one killed between its
+            # checkpoint and its policy file an older policy.safetensors: both are put right now
+            for folder in (run_dir, ckpt_path.parent, run_dir / "league"):
+                remove_leftovers(folder)
+            save_policy(policy, str(run_dir / "policy.safetensors"),
+                        extra={"update": update, "global_step": global_step})
     elif ckpt_path.exists():
         raise TrainingError(f"{run_dir} already holds a run ({ckpt_path}); continue it with trainer.resume=true "
                             "or start a new one in another hydra.run.dir")
     if ddp.main:
-        (run_dir / "config.yaml").write_text(OmegaConf.to_yaml(OmegaConf.create(plain)))
+        write_text_atomic(run_dir / "config.yaml", OmegaConf.to_yaml(OmegaConf.create(plain)))
 
     def snapshot() -> None:
         """Rank 0 writes the snapshot file; every rank adds it to its pool (and loads it once it is there)."""
@@ -506,12 +514,12 @@ def _train(cfg, plain: dict, run_dir: Path, ddp: distributed.Distributed, stop_a
         policy.eval()
         rows = evaluate(policy, V["opponents"], matches=V["matches"], deterministic=V["deterministic"],
                         seed=V["seed"], threads=sim_threads, max_ticks=V["max_ticks"], output_dir=str(run_dir))
-        (run_dir / "eval.json").write_text(json.dumps(rows, indent=1))
+        write_text_atomic(run_dir / "eval.json", json.dumps(rows, indent=1))
         summary["evaluation"] = rows
     if T["plots"]:
         summary["plots"] = reporter.plot()
     reporter.close()
-    (run_dir / "summary.json").write_text(json.dumps(summary, indent=1, default=str))
+    write_text_atomic(run_dir / "summary.json", json.dumps(summary, indent=1, default=str))
     _print_summary(summary, reporter, stream)
     return summary
 
