@@ -269,7 +269,11 @@ class Arena:
     def check_actions(self, actions) -> np.ndarray:
         """actions as a C-contiguous int32 [agents, 5] array; raises on a wrong
         shape, dtype or an out-of-range head."""
-        array = np.asarray(actions)
+        try:
+            array = np.asarray(actions)
+        except (ValueError, TypeError) as error:   # ragged nested lists, objects numpy cannot take
+            raise ArgumentTypeError(f"actions must be an int32 array of shape ({self.agents}, {HEADS}): "
+                                    f"{error}") from None
         if array.shape != (self.agents, HEADS):
             raise ArgumentTypeError(f"actions must have shape ({self.agents}, {HEADS}) "
                                     f"(agents x {', '.join(HEAD_NAMES)}), got {array.shape}")
