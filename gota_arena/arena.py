@@ -15,6 +15,7 @@ continues each lane's own sequence. A finished lane restarts inside ``step``.
 from __future__ import annotations
 
 import operator
+import os
 from dataclasses import dataclass
 from typing import Optional
 
@@ -57,6 +58,112 @@ def _int(value, what: str) -> int:
     return operator.index(value)
 
 
+# ---- memory ---------------------------------------------------------------------------------
+MEMORY_CHECK_ENV = "GOTA_ARENA_MEMORY_CHECK"   # "0": create arenas without the memory check
+
+
+def memory_needed(lanes: int, self_play: bool = True, threads: int = 0) -> int:
+    """Bytes an ``Arena(lanes, self_play=..., threads=...)`` allocates: the native
+    batch (``gota_batch_bytes``: sizeof its matches, ~0.7 MB a lane, and tables) and
+    the numpy buffers the Arena owns (observations, masks, actions, ...)."""
+    lanes, threads = _int(lanes, "lanes"), _int(threads, "threads")
+    out = ffi.new("int64_t *")
+    check(lib.gota_batch_bytes(lanes, 1 if self_play else 0, threads, out),
+          f"memory_needed(lanes={lanes}, threads={threads})",
+          f"lanes must be 1..{lib.GOTA_BATCH_MAX_LANES} and threads >= 0")
+    agents = lanes * (10 if self_play else 5)
+    # observations, masks, rewards, terminals, truncations, actions
+    per_agent = 4 * OBS_SIZE + MASK_SIZE + 4 + 1 + 1 + 4 * HEADS
+    per_lane = LANE_STATS_DTYPE.itemsize + 8 * 2 * SIGNALS
+    return int(out[0]) + agents * per_agent + lanes * per_lane
+
+
+def _read_int(path: str) -> Optional[int]:
+    try:
+        with open(path) as f:
+            text = f.read().strip()
+    except OSError:
+        return None
+    return int(text) if text.isdigit() else None   # "max" (no limit) and the unreadable: None
+
+
+def _cgroup_room() -> Optional[int]:
+    """Bytes left under this process's cgroup memory limit (v2: memory.max minus
+    memory.current; v1: memory.limit_in_bytes minus memory.usage_in_bytes), or
+    None without a limit or a cgroup to read."""
+    try:
+        with open("/proc/self/cgroup") as f:
+            lines = [line.split(":", 2) for line in f.read().splitlines()]
+    except OSError:
+        return None
+    root = "/sys/fs/cgroup"
+    places = []   # (folder, limit file, usage file): the process's own cgroup first, then the mount's root
+    for hierarchy, controllers, rel in (parts for parts in lines if len(parts) == 3):
+        if hierarchy == "0" and not controllers:
+            places += [(os.path.join(root, rel.lstrip("/")), "memory.max", "memory.current"),
+                       (root, "memory.max", "memory.current")]
+        elif "memory" in controllers.split(","):
+            v1 = ("memory.limit_in_bytes", "memory.usage_in_bytes")
+            places += [(os.path.join(root, "memory", rel.lstrip("/")), *v1), (os.path.join(root, "memory"), *v1)]
+    rooms = []
+    for folder, limit_file, usage_file in dict.fromkeys(places):
+        limit, used = _read_int(os.path.join(folder, limit_file)), _read_int(os.path.join(folder, usage_file))
+        if limit is not None and used is not None:
+            rooms.append(max(0, limit - used))
+    return min(rooms) if rooms else None
+
+
+def available_memory() -> tuple:
+    """``(bytes, what)``: the memory a new arena can take now, and where that figure
+    comes from. It is MemAvailable of /proc/meminfo (the kernel's estimate of what
+    can be allocated without swapping: free memory plus the cache it can drop),
+    lowered to the room under this process's cgroup memory limit (a container, a
+    SLURM job) when that is smaller. Not the physical memory: memory that other
+    processes (a running training) hold is not there to take, and going past the
+    rest means swapping or the out-of-memory killer. Without /proc (not Linux) the
+    physical memory (os.sysconf) is all there is to go by; (None, ...) when nothing
+    tells."""
+    available = what = None
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    available, what = int(line.split()[1]) * 1024, "the memory available (MemAvailable)"
+                    break
+    except (OSError, ValueError, IndexError):
+        pass
+    if available is None:
+        try:
+            available = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+            what = "the physical memory"
+        except (AttributeError, ValueError, OSError):
+            return None, "unknown"
+    room = _cgroup_room()
+    if room is not None and room < available:
+        available, what = room, "the room left under this process's cgroup memory limit"
+    return available, what
+
+
+def _gib(n: float) -> str:
+    return f"{n / 2**30:.1f} GiB" if n >= 2**30 else f"{n / 2**20:.1f} MiB"
+
+
+def _check_memory(lanes: int, self_play: bool, threads: int) -> None:
+    """ConfigRangeError when the arena would need more memory than the machine has to give."""
+    if os.environ.get(MEMORY_CHECK_ENV, "1") == "0":
+        return
+    need = memory_needed(lanes, self_play, threads)
+    available, what = available_memory()
+    if available is None or need <= available:
+        return
+    per_lane = need / lanes
+    fit = int(available // per_lane)
+    raise ConfigRangeError(f"Arena(lanes={lanes}) needs about {_gib(need)} of memory ({_gib(per_lane)} a lane "
+                           f"{'with' if self_play else 'without'} self-play: its match and its buffers), but "
+                           f"{what} is {_gib(available)}; use fewer lanes (about {fit} fit now) or run it on a "
+                           f"machine with more memory ({MEMORY_CHECK_ENV}=0 skips this check)")
+
+
 class Arena:
     """``Arena(lanes, action_ticks=4, self_play=True, threads=0, opponents=("base",),
     seed=0, **match_config)``: match_config keys are the simulator's (max_ticks,
@@ -89,6 +196,7 @@ class Arena:
                 raise ConfigRangeError(f"{key} is set per lane by the arena (opponents=...), not by the config")
         match_config.setdefault("upkeep", 1)   # agents get policy.bas's upkeep unless told otherwise
         cfg = _config_struct(match_config)
+        _check_memory(lanes, bool(self_play), threads)   # before the native batch allocates
         self._opponents = ffi.new("int32_t[]", ids)
         err = ffi.new("int *")
         ptr = lib.gota_batch_new(cfg, lanes, action_ticks, 1 if self_play else 0, threads,
@@ -161,7 +269,11 @@ class Arena:
     def check_actions(self, actions) -> np.ndarray:
         """actions as a C-contiguous int32 [agents, 5] array; raises on a wrong
         shape, dtype or an out-of-range head."""
-        array = np.asarray(actions)
+        try:
+            array = np.asarray(actions)
+        except (ValueError, TypeError) as error:   # ragged nested lists, objects numpy cannot take
+            raise ArgumentTypeError(f"actions must be an int32 array of shape ({self.agents}, {HEADS}): "
+                                    f"{error}") from None
         if array.shape != (self.agents, HEADS):
             raise ArgumentTypeError(f"actions must have shape ({self.agents}, {HEADS}) "
                                     f"(agents x {', '.join(HEAD_NAMES)}), got {array.shape}")
@@ -269,4 +381,5 @@ class Arena:
                 f"threads={self.threads}, opponents={self.opponents}; {state})")
 
 
-__all__ = ["Arena", "StepResult", "LANE_STATS_DTYPE", "SIGNAL_FIELDS", "SIGNAL_INDEX", "HEAD_NAMES"]
+__all__ = ["Arena", "StepResult", "LANE_STATS_DTYPE", "SIGNAL_FIELDS", "SIGNAL_INDEX", "HEAD_NAMES",
+           "memory_needed", "available_memory"]

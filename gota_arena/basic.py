@@ -115,6 +115,8 @@ def compile_file(path: Union[str, os.PathLike]) -> Program:
         data = p.read_bytes()
     except OSError as error:
         raise ArgumentRangeError(f"cannot read BASIC script {str(p)!r}: {error.strerror or error}") from None
+    except ValueError as error:   # a path no file can have (an embedded NUL byte)
+        raise ArgumentRangeError(f"cannot read BASIC script {str(p)!r}: {error}") from None
     return compile(data, name=str(path), path=str(p))
 
 
@@ -191,6 +193,15 @@ class ScriptStatus:
     log_bytes: int           # bytes ever written to the private log
 
 
+def _script_seat(seat, what: str) -> int:
+    """``seat`` as an int 0..9; ArgumentTypeError / ArgumentRangeError naming the call otherwise."""
+    if isinstance(seat, bool) or not hasattr(type(seat), "__index__"):
+        raise ArgumentTypeError(f"{what}: seat must be an integer 0..9, got {type(seat).__name__} {seat!r}")
+    if not 0 <= int(seat) < SEATS:
+        raise ArgumentRangeError(f"{what}: seat {seat!r} must be 0..9")
+    return int(seat)
+
+
 class ScriptControls:
     """Match methods for script seats (mixed into gota_arena.Match)."""
 
@@ -199,8 +210,7 @@ class ScriptControls:
         external). With ``redraft`` the match is reset to its seed so the
         scripts draft their heroes, as at the start of a match."""
         ptr = self._handle(f"set_script({seat!r})")
-        if isinstance(seat, bool) or not hasattr(type(seat), "__index__") or not 0 <= int(seat) < SEATS:
-            raise ArgumentRangeError(f"set_script: seat {seat!r} must be 0..9")
+        seat = _script_seat(seat, "set_script")
         prog = None if script is None else program(script)
         check(lib.gota_match_set_script(ptr, int(seat), ffi.NULL if prog is None else prog.ptr),
               f"set_script({seat}, {script!r})")
@@ -235,6 +245,7 @@ class ScriptControls:
     def script_status(self, seat: int) -> ScriptStatus:
         what = f"script_status({seat!r})"
         ptr = self._handle(what)
+        seat = _script_seat(seat, "script_status")
         out = ffi.new("GotaScriptStatus *")
         check(lib.gota_match_script_status(ptr, int(seat), out), what, "seat must be 0..9")
         return ScriptStatus(bool(out.active), bool(out.disabled), ERROR_KINDS.get(int(out.error_code), "?"),
@@ -247,6 +258,7 @@ class ScriptControls:
         """The seat's private log: PRINT output and runtime errors (the newest 8 KiB)."""
         what = f"script_log({seat!r})"
         ptr = self._handle(what)
+        seat = _script_seat(seat, "script_log")
         buf = ffi.new("char[]", _LOG_CAP)
         n = ffi.new("int32_t *")
         check(lib.gota_match_script_log(ptr, int(seat), buf, _LOG_CAP, n), what, "seat must be 0..9")

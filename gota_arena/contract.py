@@ -99,7 +99,11 @@ def _seat(seat) -> int:
 
 
 def _heads(heads) -> np.ndarray:
-    array = np.asarray(heads)
+    try:
+        array = np.asarray(heads)
+    except (ValueError, TypeError) as error:   # ragged nested lists, objects numpy cannot take
+        raise ArgumentTypeError(f"heads must be {INFO.heads} integers (verb, target, point, ability, item): "
+                                f"{error}") from None
     if array.shape != (INFO.heads,) or not np.issubdtype(array.dtype, np.integer):
         raise ArgumentTypeError(f"heads must be {INFO.heads} integers (verb, target, point, ability, item), "
                                 f"got {array.dtype} of shape {array.shape}")

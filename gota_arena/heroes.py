@@ -26,7 +26,7 @@ SEATS = lib.GOTA_SEATS
 
 def class_name(hero_class: int) -> str:
     """The name of hero class 0..9."""
-    name = lib.gota_class_name(int(hero_class))
+    name = lib.gota_class_name(_int(hero_class, "hero class"))
     if name == ffi.NULL:
         raise ArgumentRangeError(f"hero class {hero_class!r} does not exist; classes are 0..9")
     return ffi.string(name).decode()
@@ -34,7 +34,7 @@ def class_name(hero_class: int) -> str:
 
 def item_name(item: int) -> str:
     """The name of shop item 1..22."""
-    name = lib.gota_item_name(int(item))
+    name = lib.gota_item_name(_int(item, "item"))
     if name == ffi.NULL:
         raise ArgumentRangeError(f"item {item!r} does not exist; items are 1..22")
     return ffi.string(name).decode()
@@ -42,7 +42,7 @@ def item_name(item: int) -> str:
 
 def ability_name(hero_class: int, slot: int) -> str:
     """The name of ability ``slot`` (0..3 = Q, W, E, R) of a hero class."""
-    name = lib.gota_ability_name(int(hero_class), int(slot))
+    name = lib.gota_ability_name(_int(hero_class, "hero class"), _int(slot, "slot"))
     if name == ffi.NULL:
         raise ArgumentRangeError(f"no ability {slot!r} of class {hero_class!r}; classes 0..9, slots 0..3")
     return ffi.string(name).decode()
@@ -164,6 +164,16 @@ def _int(value, what: str) -> int:
     return value
 
 
+def _team(team, what: str) -> int:
+    """A team as its int: a name ('red', 'blue') or a number (the C call checks its range)."""
+    if isinstance(team, str):
+        member = Team.__members__.get(team.strip().upper())
+        if member is None:
+            raise ArgumentRangeError(f"{what}: unknown team {team!r}; teams are red and blue")
+        return int(member)
+    return _int(team, "team")
+
+
 def _seat(seat) -> int:
     seat = _int(seat, "seat")
     if not 0 <= seat < SEATS:
@@ -259,10 +269,7 @@ class HeroControls:
         """Pending spells ``team`` can see ('red', 'blue'), or all with None."""
         what = f"spells(team={team!r})"
         ptr = self._handle(what)
-        if team is None:
-            t = -1
-        else:
-            t = Team[team.upper()] if isinstance(team, str) else _int(team, "team")
+        t = -1 if team is None else _team(team, what)
         cap = 512
         out = ffi.new("GotaSpell[]", cap)
         count = ffi.new("int32_t *")
@@ -273,7 +280,7 @@ class HeroControls:
         """(score, glory) of a team, as docs/rules.md section 8 defines them."""
         what = f"team_score({team!r})"
         ptr = self._handle(what)
-        t = Team[team.upper()] if isinstance(team, str) else _int(team, "team")
+        t = _team(team, what)
         score, glory = ffi.new("int64_t *"), ffi.new("int64_t *")
         check(lib.gota_match_team_score(ptr, int(t), score, glory), what, "team is red or blue")
         return int(score[0]), int(glory[0])

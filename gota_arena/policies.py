@@ -37,6 +37,7 @@ import numpy as np
 from . import __version__
 from .contract import INFO
 from .errors import GotaError, PluginError
+from .files import fsync_directory
 
 
 class PlaySettingsError(GotaError):
@@ -118,6 +119,7 @@ def save_policy(policy, path: str, extra: Optional[dict] = None) -> str:
         with open(tmp, "rb") as f:
             os.fsync(f.fileno())
         os.replace(tmp, path)
+        fsync_directory(directory)
     finally:
         if os.path.exists(tmp):
             os.remove(tmp)
@@ -153,15 +155,38 @@ def load_policy(path: str, device: str = "cpu"):
         raise PluginError(f"policy checkpoint {path!r} was made for contract {meta.get('contract_hash')}, "
                           f"this build has {INFO.hash:016x}: observations and actions differ; retrain it "
                           "or use the gota-arena version it was trained with")
-    policy = plugins.policy(meta["adapter"], **json.loads(meta["config"]))
-    weights = load_file(path, device="cpu")
+    damaged = (f"policy checkpoint {path!r} has damaged metadata", "save it again with gota_arena.policies.save_policy "
+               "(a training run rewrites its policy.safetensors at each checkpoint)")
+    try:
+        adapter, config = meta["adapter"], json.loads(meta["config"])
+        play = PlaySettings.from_json(meta["play"]) if "play" in meta else None
+        if not isinstance(config, dict):
+            raise TypeError(f"the adapter's config is a {type(config).__name__}, not a mapping")
+    except (KeyError, TypeError, ValueError, AttributeError) as error:
+        raise PluginError(f"{damaged[0]} ({type(error).__name__}: {error}); {damaged[1]}") from None
+    try:
+        policy = plugins.policy(adapter, **config)
+    except PluginError as error:   # an adapter no plugin registers here, options it does not take
+        raise PluginError(f"policy checkpoint {path!r}: {error}") from None
+    except Exception as error:   # the adapter's own check of its options (a size of -5, ...)
+        raise PluginError(f"policy checkpoint {path!r}: adapter {adapter!r} refused the saved config {config} "
+                          f"({type(error).__name__}: {error}); {damaged[1]}") from None
+    try:
+        weights = load_file(path, device="cpu")
+    except Exception as error:
+        raise PluginError(f"policy checkpoint {path!r}: its weights cannot be read ({type(error).__name__}: "
+                          f"{error}); it may be truncated or corrupt, copy or save it again") from None
+    for name, tensor in weights.items():
+        if tensor.is_floating_point() and not bool(tensor.isfinite().all()):
+            raise PluginError(f"policy checkpoint {path!r}: weight {name!r} holds NaN or infinite values; the file is "
+                              "damaged or its training diverged: use an earlier snapshot or checkpoint")
     try:
         policy.load_state_dict(weights)
     except Exception as error:
-        raise PluginError(f"policy checkpoint {path!r} does not fit adapter {meta['adapter']!r}: {error}") from None
+        raise PluginError(f"policy checkpoint {path!r} does not fit adapter {adapter!r}: {error}") from None
     if hasattr(policy, "to"):
         policy = policy.to(device)
-    policy.play = PlaySettings.from_json(meta["play"]) if "play" in meta else None
+    policy.play = play
     return policy
 
 

@@ -46,7 +46,7 @@ from . import __version__
 from ._native import ffi, lib
 from .basic import seat_programs
 from .bots import bot_id, bot_names
-from .constants import Kind, Result, Team
+from .constants import MAX_BATTLE_TICKS, Kind, Result, Team
 from .contract import INFO
 from .errors import GotaError, ReplayError, check, config_keys
 from .files import fsync_directory
@@ -366,7 +366,7 @@ def _parse(data: bytes, name: str, check_contract: bool = True) -> Replay:
             raise ValueError(f"unknown compression {header.get('compression')!r}")
     except ReplayError:
         raise
-    except (KeyError, TypeError, ValueError, AttributeError) as e:
+    except (KeyError, TypeError, ValueError, AttributeError, OverflowError) as e:   # OverflowError: int(Infinity)
         fail(f"malformed header ({type(e).__name__}: {e})")
     if n_act < 0 or n_cmd < 0 or any(n < 0 for n in script_sizes):
         fail("malformed header (negative record counts or script sizes)")
@@ -478,6 +478,8 @@ def _inconsistency(r: Replay) -> str:
         return "the config has no seed"
     if r.final_tick < 0 or r.action_ticks < 0:
         return "negative final tick or action_ticks"
+    if r.final_tick > MAX_BATTLE_TICKS:
+        return f"final tick {r.final_tick} beyond the longest match ({MAX_BATTLE_TICKS} ticks)"
     a, c = r.actions, r.commands
     if len(a):
         ticks = a["tick"].astype(np.int64)

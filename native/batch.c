@@ -488,6 +488,30 @@ void gota_batch_free(GotaBatch *b)
     free(b);
 }
 
+/* The threads a batch of `lanes` lanes runs: `threads` (0 = the usable cores),
+ * never more than the cores or the lanes, at least one. */
+static int32_t batch_threads(int32_t threads, int32_t lanes)
+{
+    int32_t cores = usable_cores();
+    int32_t t = threads == 0 ? cores : threads;
+    if (t > cores) t = cores;
+    if (t > lanes) t = lanes;
+    return t < 1 ? 1 : t;
+}
+
+int gota_batch_bytes(int32_t lanes, int32_t self_play, int32_t threads, int64_t *bytes)
+{
+    if (!bytes) return GOTA_ERR_NULL;
+    if (lanes < 1 || lanes > GOTA_BATCH_MAX_LANES || (self_play != 0 && self_play != 1) || threads < 0)
+        return GOTA_ERR_RANGE;
+    int64_t agents_per_lane = self_play ? 10 : 5;
+    int64_t lane = (int64_t)sizeof(GotaMatch) + (int64_t)sizeof(BatchLane) + (int64_t)sizeof(BatchTurn)
+                 + agents_per_lane * (int64_t)sizeof(ContractSlots);
+    *bytes = (int64_t)sizeof(GotaBatch) + (int64_t)batch_threads(threads, lanes) * (int64_t)sizeof(NavSearch)
+           + (int64_t)lanes * lane;
+    return GOTA_OK;
+}
+
 GotaBatch *gota_batch_new(const GotaConfig *base, int32_t lanes, int32_t action_ticks, int32_t self_play,
                           int32_t threads, const int32_t *opponents, int32_t opponent_count, int *err)
 {
@@ -511,11 +535,7 @@ GotaBatch *gota_batch_new(const GotaConfig *base, int32_t lanes, int32_t action_
         b->self_play = self_play;
         b->agents_per_lane = self_play ? 10 : 5;
         b->agents = lanes * b->agents_per_lane;
-        int32_t cores = usable_cores();
-        int32_t t = threads == 0 ? cores : threads;
-        if (t > cores) t = cores;
-        if (t > lanes) t = lanes;
-        b->threads = t < 1 ? 1 : t;
+        b->threads = batch_threads(threads, lanes);
         b->opponent_count = opponent_count;
         b->opponents = malloc((size_t)opponent_count * sizeof *b->opponents);
         b->lane = calloc((size_t)lanes, sizeof *b->lane);

@@ -43,14 +43,16 @@
  * Shop and items (IDs, prices, amounts: content.c ITEM[]): buying needs a
  * living hero inside its own keep or spawn room; checks in this order: item
  * id, dead, shop region, gold, then the inventory (equipment duplicate,
- * consumable stack of 8 / new slot, no free slot). Using: slot, empty,
- * equipment (passive), dead, stunned, channeling, then the item's own checks:
- * potions test their cooldown before FULL; poison needs the current attack
- * target alive, attackable, hostile, visible and in attack reach (mobile
- * targets at their current position, buildings by their footprint); the
- * portal needs a point, its cooldown, a point inside the map, no root (a root
- * would interrupt the channel at once, so the scroll is not wasted), then a
- * tower. Running potions progress only while alive; a death ends them.
+ * consumable stack of 8 / new slot, no free slot). Using: slot (a malformed
+ * command, as for casts), dead (a dead hero acts with no item, whatever the
+ * slot holds), empty, equipment (passive), stunned, channeling, then the
+ * item's own checks: potions test their cooldown before FULL; poison needs
+ * the current attack target alive, attackable, hostile, visible and in attack
+ * reach (mobile targets at their current position, buildings by their
+ * footprint); the portal needs a point, its cooldown, a point inside the
+ * map, no root (a root would interrupt the channel at once, so the scroll is
+ * not wasted), then a tower. Running potions progress only while alive; a
+ * death ends them.
  *
  * Portal: among the living allied towers (gate towers and god guards count,
  * barracks do not) whose sight circle (MapBuilding.sight_tiles) contains the
@@ -365,12 +367,12 @@ int economy_use_item(GotaMatch *m, int seat, int slot, int at_point, int32_t x, 
 {
     if (!seat_valid(m, seat)) return GOTA_ACT_NO_HERO;
     if (slot < 0 || slot >= HERO_ITEM_SLOTS) return GOTA_ACT_BAD_SLOT;
+    if (!hero_alive(m, seat)) return GOTA_ACT_DEAD;
     HeroState *h = &m->hero[seat];
     int item = h->item[slot];
     if (item < ITEM_ID_MIN || item > ITEM_ID_MAX || h->item_count[slot] <= 0) return GOTA_ACT_EMPTY_SLOT;
     const ItemDef *d = &ITEM[item];
     if (d->kind == ITEM_EQUIPMENT) return GOTA_ACT_BAD_ITEM;
-    if (!hero_alive(m, seat)) return GOTA_ACT_DEAD;
     if (h->stun > 0) return GOTA_ACT_STUNNED;
     if (h->channel > 0) return GOTA_ACT_CHANNELING;
     GotaUnit *u = &m->unit[m->hero_slot[seat]];

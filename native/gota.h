@@ -591,6 +591,14 @@ typedef struct {
  * at least one. NULL on failure with the code in *err (err may be NULL). */
 GotaBatch *gota_batch_new(const GotaConfig *base, int32_t lanes, int32_t action_ticks, int32_t self_play,
                           int32_t threads, const int32_t *opponents, int32_t opponent_count, int *err);
+/* The bytes gota_batch_new(..., lanes, ..., self_play, threads, ...) allocates:
+ * sizeof its matches and lane tables (the bulk: a lane is ~0.7 MB), the path
+ * search scratch of its threads; not the caller's buffers, thread stacks, BASIC
+ * VMs of script seats or the map and vision tables every match shares. For a
+ * memory check before creating a large batch. GOTA_ERR_RANGE for arguments
+ * gota_batch_new refuses (lanes outside 1..GOTA_BATCH_MAX_LANES, self_play not
+ * 0/1, threads < 0). */
+int gota_batch_bytes(int32_t lanes, int32_t self_play, int32_t threads, int64_t *bytes);
 /* Free a batch and stop its threads. NULL is accepted and ignored. */
 void gota_batch_free(GotaBatch *b);
 int gota_batch_info(const GotaBatch *b, GotaBatchInfo *out);

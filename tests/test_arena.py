@@ -155,3 +155,71 @@ def test_arena_argument_errors_name_the_arena():
     arena.close()
     with pytest.raises(ClosedMatchError, match="this Arena was closed; create a new Arena"):
         arena.reset(0)
+
+
+# ---- memory: an arena that cannot fit is refused before anything is allocated -------------------------
+
+def test_memory_estimate_comes_from_the_c_sizes_and_the_buffers():
+    from gota_arena import arena as arena_mod
+    from gota_arena._native import ffi, lib
+    native = ffi.new("int64_t *")
+    assert lib.gota_batch_bytes(65536, 1, 1, native) == lib.GOTA_OK
+    need = arena_mod.memory_needed(65536, self_play=True, threads=1)
+    buffers = 65536 * 10 * (4 * OBS_SIZE + MASK_SIZE)   # the observations and masks alone
+    assert need > native[0] + buffers
+    assert 40 * 2**30 < need < 60 * 2**30, "65,536 self-play lanes take about 48 GiB"
+    assert arena_mod.memory_needed(8, self_play=False) < arena_mod.memory_needed(8, self_play=True)
+    assert lib.gota_batch_bytes(0, 1, 0, native) == lib.GOTA_ERR_RANGE
+    with pytest.raises(ArgumentRangeError, match="lanes must be 1..65536"):
+        arena_mod.memory_needed(65537)
+
+
+def test_memory_estimate_is_not_below_what_an_arena_takes():
+    """The resident memory a small arena adds stays within its estimate."""
+    from gota_arena.arena import memory_needed
+
+    def resident():
+        with open("/proc/self/statm") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+    if not os.path.exists("/proc/self/statm"):
+        pytest.skip("needs /proc")
+    with Arena(lanes=1, threads=1):   # the map and vision tables, shared by every later match, are built once
+        pass
+    before = resident()
+    with Arena(lanes=16, self_play=True, threads=1) as a:
+        a.step(np.zeros((a.agents, 5), np.int32))
+        grown = resident() - before
+    estimate = memory_needed(16, self_play=True, threads=1)
+    assert grown <= 1.1 * estimate, (grown, estimate)   # measured: 1.00x (freed pages reused can make it less)
+
+
+def test_an_arena_too_big_for_the_memory_is_refused(monkeypatch):
+    from gota_arena import ConfigError
+    from gota_arena import arena as arena_mod
+    from gota_arena.errors import ConfigRangeError
+    monkeypatch.setattr(arena_mod, "available_memory", lambda: (8 * 2**30, "the memory available (MemAvailable)"))
+    with pytest.raises(ConfigRangeError) as refused:
+        Arena(lanes=65536)   # passes the lanes range 1..65536, but needs ~48 GiB
+    message = str(refused.value)
+    assert isinstance(refused.value, ConfigError)
+    for words in ("Arena(lanes=65536) needs about 48.", "GiB of memory",
+                  "the memory available (MemAvailable) is 8.0 GiB", "use fewer lanes", "GOTA_ARENA_MEMORY_CHECK=0"):
+        assert words in message, message
+    with Arena(lanes=2, self_play=False, threads=1) as a:   # a small one still fits
+        assert a.lanes == 2
+    monkeypatch.setattr(arena_mod, "available_memory", lambda: (1 * 2**20, "the physical memory"))
+    with pytest.raises(ConfigRangeError, match=r"Arena\(lanes=2\) needs .* MiB .* the physical memory is 1.0 MiB"):
+        Arena(lanes=2, self_play=False, threads=1)
+    monkeypatch.setenv("GOTA_ARENA_MEMORY_CHECK", "0")   # the way around a wrong figure
+    with Arena(lanes=2, self_play=False, threads=1) as a:
+        assert a.lanes == 2
+
+
+def test_available_memory_reads_the_system():
+    from gota_arena.arena import available_memory
+    available, what = available_memory()
+    if available is None:
+        pytest.skip("this system tells no memory figure")
+    physical = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    assert 0 < available <= physical and what

@@ -134,3 +134,22 @@ def test_glory_of_a_finished_match_follows_decision_4():
             assert all(m.seat_stats(s).outcome == outcome for s in seats)
         winners = range(0, 5) if info.winner == "red" else range(5, 10)
         assert all(m.seat_stats(s).xp >= 1000 for s in winners)   # the god's 1,000 XP
+
+
+def test_a_dead_hero_is_answered_dead_whatever_its_item_slot_holds():
+    """use_item checks, in order: a malformed slot, dead, then the slot's content (empty,
+    equipment); a dead hero cannot act, so it learns DEAD, not EMPTY_SLOT."""
+    with Match(seed=1, bots={"red": "rusher", "blue": "base"}) as m:
+        while not len(m.units_of(kind="hero", alive=False)):
+            m.step(24)
+        dead = int(m.units_of(kind="hero", alive=False)["id"][0]) - 100   # heroes own ids 100..109
+        hero = m.hero(dead)
+        empty = [k for k in range(6) if hero.item_count[k] == 0]
+        assert empty, hero.item
+        assert m.use_item(dead, slot=empty[0]) == ActionError.DEAD
+        assert m.use_item(dead, slot=empty[0], point=(0, 0)) == ActionError.DEAD
+        assert m.use_item(dead, slot=6) == ActionError.BAD_SLOT     # a malformed command comes first
+        assert m.use_item(dead, slot=-1) == ActionError.BAD_SLOT
+        alive = next(s for s in range(10) if m.units[m.hero(s).unit_index]["alive"])
+        free = next(k for k in range(6) if m.hero(alive).item_count[k] == 0)
+        assert m.use_item(alive, slot=free) == ActionError.EMPTY_SLOT

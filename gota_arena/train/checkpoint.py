@@ -3,8 +3,10 @@
     save_checkpoint(path, payload)      # temp file in the same folder, fsync, os.replace, fsync the folder
     payload = load_checkpoint(path)     # torch.load(weights_only=True): tensors and plain data only
 
-A crash (or Ctrl-C) during a save leaves the previous checkpoint intact: the
-new file replaces it in one rename. ``rng_state()`` / ``set_rng_state()``
+A crash (or Ctrl-C, or SIGKILL) during a save leaves the previous checkpoint
+intact: the new file replaces it in one rename. A file that cannot be read
+(truncated by a copy, a full disk) or is not a checkpoint raises
+``CheckpointError`` naming the file and what to do. ``rng_state()`` / ``set_rng_state()``
 capture Python's, numpy's and torch's (CPU and CUDA) global generators as
 tensors and plain data, so they travel in the same file.
 """
@@ -18,9 +20,26 @@ from pathlib import Path
 import numpy as np
 import torch
 
+from ..errors import GotaError
 from ..files import fsync_directory
 
 FORMAT = "gota-train/1"
+
+
+class TrainingError(GotaError):
+    """A run cannot start or continue as configured (the message says why and what to do)."""
+
+
+class CheckpointError(TrainingError, ValueError):
+    """A training checkpoint cannot be read, is damaged, or belongs to another run,
+    policy or contract; the message names the file and what to do."""
+
+
+def restart_hint(path) -> str:
+    """What to do about a checkpoint that cannot be resumed."""
+    policy = Path(path).parent.parent / "policy.safetensors"
+    return ("restore the file from a copy, or start a new run (another hydra.run.dir) from its weights with "
+            f"trainer.init_from={policy} (the optimizer, league and RNG states are then lost)")
 
 
 def save_checkpoint(path, payload: dict) -> str:
@@ -42,9 +61,19 @@ def save_checkpoint(path, payload: dict) -> str:
 
 
 def load_checkpoint(path) -> dict:
-    payload = torch.load(path, map_location="cpu", weights_only=True)
+    """The payload of a checkpoint file; CheckpointError for a missing, unreadable
+    (truncated, damaged) or foreign file."""
+    if not os.path.isfile(path):
+        raise CheckpointError(f"training checkpoint {path} does not exist")
+    try:
+        payload = torch.load(path, map_location="cpu", weights_only=True)
+    except Exception as error:   # torch's reader: RuntimeError, pickle/zip/EOF errors, ... for a bad file
+        raise CheckpointError(f"training checkpoint {path} cannot be read ({type(error).__name__}: "
+                              f"{str(error).strip().splitlines()[0] if str(error).strip() else 'no detail'}); "
+                              f"it is truncated or damaged: {restart_hint(path)}") from None
     if not isinstance(payload, dict) or payload.get("format") != FORMAT:
-        raise ValueError(f"{path} is not a gota-arena training checkpoint (format {FORMAT})")
+        raise CheckpointError(f"{path} is not a gota-arena training checkpoint (format {FORMAT}); "
+                              f"{restart_hint(path)}")
     return payload
 
 
@@ -69,4 +98,5 @@ def set_rng_state(state: dict) -> None:
         torch.cuda.set_rng_state_all(state["cuda"])
 
 
-__all__ = ["save_checkpoint", "load_checkpoint", "rng_state", "set_rng_state", "FORMAT"]
+__all__ = ["save_checkpoint", "load_checkpoint", "rng_state", "set_rng_state", "FORMAT", "TrainingError",
+           "CheckpointError"]

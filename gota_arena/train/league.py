@@ -33,6 +33,7 @@ from typing import Optional
 import numpy as np
 
 from .. import plugins
+from ..files import write_text_atomic
 from ..opponents import Opponent, PolicyOpponent
 from ..policies import load_policy, save_policy
 
@@ -185,11 +186,7 @@ class League:
 
     def save_table(self, path) -> str:
         """The win-rate table as JSON (atomic)."""
-        path = Path(path)
-        tmp = path.with_suffix(path.suffix + ".tmp")
-        tmp.write_text(json.dumps({"rule": self.rule, "entries": self.table()}, indent=1))
-        os.replace(tmp, path)
-        return str(path)
+        return write_text_atomic(path, json.dumps({"rule": self.rule, "entries": self.table()}, indent=1))
 
 
 __all__ = ["League", "Entry", "SNAPSHOT_PREFIX"]

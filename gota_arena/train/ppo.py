@@ -45,11 +45,14 @@ from ..arena import LANE_STATS_DTYPE
 from ..config import self_play_lanes
 from ..contract import INFO
 from ..errors import GotaError, PluginError
+from ..files import remove_leftovers, write_text_atomic
 from ..hookspecs import CheckpointSaved, EpisodeEnd
 from ..learner_env import SELF, LearnerEnv
 from ..policies import PlaySettings, load_policy, save_policy
 from . import distributed
-from .checkpoint import FORMAT, load_checkpoint, rng_state, save_checkpoint, set_rng_state
+from .checkpoint import (
+    FORMAT, CheckpointError, TrainingError, load_checkpoint, restart_hint, rng_state, save_checkpoint, set_rng_state,
+)
 from .evaluate import evaluate, format_table
 from .league import League
 from .report import Reporter, _fmt_time
@@ -60,10 +63,6 @@ CHECKPOINT = Path("checkpoints") / "last.pt"
 RESUMABLE = ("trainer.total_steps", "trainer.resume", "trainer.progress", "trainer.progress_every",
              "trainer.tensorboard", "trainer.plots", "trainer.backend", "trainer.torch_threads",
              "trainer.learn_threads", "env.threads", "eval")
-
-
-class TrainingError(GotaError):
-    """A run cannot start or continue as configured (the message says why and what to do)."""
 
 
 def _plain(cfg) -> dict:
@@ -141,7 +140,9 @@ def _train(cfg, plain: dict, run_dir: Path, ddp: distributed.Distributed, stop_a
         source = _starting_point(T["init_from"])
         if source.adapter != policy.adapter or source.config != policy.config:
             raise TrainingError(f"trainer.init_from={T['init_from']} is a {source.adapter} policy with "
-                                f"{source.config}; this run builds {policy.adapter} with {policy.config}")
+                                f"{source.config}; this run builds {policy.adapter} with {policy.config}: "
+                                f"train it with policy={source.adapter} and its options, or start from a "
+                                f"{policy.adapter} policy file")
         policy.load_state_dict(source.state_dict())
         if source.play is not None and source.play != PlaySettings.of_env(E):
             print(f"note: trainer.init_from={T['init_from']} was trained under {source.play.describe()}; this run "
@@ -189,34 +190,56 @@ def _train(cfg, plain: dict, run_dir: Path, ddp: distributed.Distributed, stop_a
         if not ckpt_path.exists():
             raise TrainingError(f"trainer.resume=true but {ckpt_path} does not exist: point hydra.run.dir at "
                                 "the folder of the run to continue (it holds checkpoints/last.pt)")
-        ck = load_checkpoint(ckpt_path)
-        if ck["contract_hash"] != f"{INFO.hash:016x}":
-            raise TrainingError(f"{ckpt_path} was made for contract {ck['contract_hash']}, this build has "
-                                f"{INFO.hash:016x}; it cannot be resumed with this gota-arena")
-        old = json.loads(ck["config"])
-        changed = [k for k in _diff(old, plain) if not k.startswith(RESUMABLE)]
-        if changed:
-            raise TrainingError(f"the config differs from the checkpoint's in {', '.join(changed)}; resume with "
-                                f"the run's own overrides (see {run_dir / 'config.yaml'}); only the budget, "
-                                "logging, evaluation and thread counts may change")
-        if ck.get("world_size", 1) != ddp.world:
-            raise TrainingError(f"{ckpt_path} was written by a run of {ck.get('world_size', 1)} rank(s); resume it "
-                                f"with as many (this one has {ddp.world}): the ranks' matches and RNG states "
-                                "are in the checkpoint")
-        policy.load_state_dict(ck["model"])
-        optimizer.load_state_dict(ck["optimizer"])
-        mine = ck if ddp.rank == 0 else ck["other_ranks"][ddp.rank - 1]   # this rank's RNG and league states
-        if league is not None:
-            league.load_state_dict(mine["league"])
-        set_rng_state(mine["rng"])
-        global_step, update = int(ck["global_step"]), int(ck["update"])
-        elapsed_before, episodes_before = float(ck["elapsed"]), int(ck["episodes"])
-        cpu_before = float(ck.get("cpu", 0.0))
+        ck = load_checkpoint(ckpt_path)   # CheckpointError: missing, truncated, damaged, not a checkpoint
+        try:
+            if ck["contract_hash"] != f"{INFO.hash:016x}":
+                raise CheckpointError(f"{ckpt_path} was made for contract {ck['contract_hash']} (gota-arena "
+                                      f"{ck.get('gota_arena', '?')}), this build has {INFO.hash:016x}: its "
+                                      "observations and actions differ, so it cannot be resumed with this "
+                                      f"gota-arena ({__version__}); resume it with the version that wrote it, or "
+                                      "start a new run in another hydra.run.dir")
+            old = json.loads(ck["config"])
+            saved = (ck.get("adapter"), json.loads(ck.get("policy_config", "null")))
+            if saved[0] is not None and saved != (policy.adapter, json.loads(json.dumps(policy.config))):
+                raise CheckpointError(f"{ckpt_path} holds a {saved[0]} policy with {saved[1]}; this run builds "
+                                      f"{policy.adapter} with {policy.config}; resume with the run's own policy "
+                                      f"overrides (see {run_dir / 'config.yaml'}), or start a new run in another "
+                                      "hydra.run.dir")
+            changed = [k for k in _diff(old, plain) if not k.startswith(RESUMABLE)]
+            if changed:
+                raise TrainingError(f"the config differs from the checkpoint's ({ckpt_path}) in "
+                                    f"{', '.join(changed)}; resume with the run's own overrides (see "
+                                    f"{run_dir / 'config.yaml'}); only the budget, logging, evaluation and thread counts may change")
+            if ck.get("world_size", 1) != ddp.world:
+                raise TrainingError(f"{ckpt_path} was written by a run of {ck.get('world_size', 1)} rank(s); "
+                                    f"resume it with as many (this one has {ddp.world}): the ranks' matches and "
+                                    "RNG states are in the checkpoint")
+            policy.load_state_dict(ck["model"])
+            optimizer.load_state_dict(ck["optimizer"])
+            mine = ck if ddp.rank == 0 else ck["other_ranks"][ddp.rank - 1]   # this rank's RNG and league states
+            if league is not None:
+                league.load_state_dict(mine["league"])
+            set_rng_state(mine["rng"])
+            global_step, update = int(ck["global_step"]), int(ck["update"])
+            elapsed_before, episodes_before = float(ck["elapsed"]), int(ck["episodes"])
+            cpu_before = float(ck.get("cpu", 0.0))
+        except (GotaError, FileNotFoundError):
+            raise
+        except (KeyError, IndexError, TypeError, ValueError, AttributeError, RuntimeError, OverflowError) as error:
+            raise CheckpointError(f"training checkpoint {ckpt_path} is damaged: it reads, but "
+                                  f"{type(error).__name__}: {error}; {restart_hint(ckpt_path)}") from None
+        if ddp.main:
+            # a run killed in a write leaves its temporary behind, and one killed between its
+            # checkpoint and its policy file an older policy.safetensors: both are put right now
+            for folder in (run_dir, ckpt_path.parent, run_dir / "league"):
+                remove_leftovers(folder)
+            save_policy(policy, str(run_dir / "policy.safetensors"),
+                        extra={"update": update, "global_step": global_step})
     elif ckpt_path.exists():
         raise TrainingError(f"{run_dir} already holds a run ({ckpt_path}); continue it with trainer.resume=true "
                             "or start a new one in another hydra.run.dir")
     if ddp.main:
-        (run_dir / "config.yaml").write_text(OmegaConf.to_yaml(OmegaConf.create(plain)))
+        write_text_atomic(run_dir / "config.yaml", OmegaConf.to_yaml(OmegaConf.create(plain)))
 
     def snapshot() -> None:
         """Rank 0 writes the snapshot file; every rank adds it to its pool (and loads it once it is there)."""
@@ -493,12 +516,12 @@ def _train(cfg, plain: dict, run_dir: Path, ddp: distributed.Distributed, stop_a
         policy.eval()
         rows = evaluate(policy, V["opponents"], matches=V["matches"], deterministic=V["deterministic"],
                         seed=V["seed"], threads=sim_threads, max_ticks=V["max_ticks"], output_dir=str(run_dir))
-        (run_dir / "eval.json").write_text(json.dumps(rows, indent=1))
+        write_text_atomic(run_dir / "eval.json", json.dumps(rows, indent=1))
         summary["evaluation"] = rows
     if T["plots"]:
         summary["plots"] = reporter.plot()
     reporter.close()
-    (run_dir / "summary.json").write_text(json.dumps(summary, indent=1, default=str))
+    write_text_atomic(run_dir / "summary.json", json.dumps(summary, indent=1, default=str))
     _print_summary(summary, reporter, stream)
     return summary
 

@@ -81,7 +81,7 @@ class Reporter:
         rows = []
         if resume_step is not None and self.csv_path.exists():
             with open(self.csv_path, newline="") as f:
-                rows = [r for r in csv.DictReader(f) if int(r["global_step"]) <= resume_step]
+                rows = [r for r in csv.DictReader(f) if _step_of(r) is not None and _step_of(r) <= resume_step]
         tmp = self.csv_path.with_suffix(".csv.tmp")
         with open(tmp, "w", newline="") as f:
             writer = csv.DictWriter(f, self.columns, extrasaction="ignore")
@@ -190,6 +190,16 @@ class Reporter:
             self._csv.close()
         if self.tb is not None:
             self.tb.close()
+
+
+def _step_of(row: dict) -> Optional[int]:
+    """A metrics row's global_step; None for a row cut short (a run killed while writing it)."""
+    if None in row.values() or None in row:   # fewer fields than the header, or more
+        return None
+    try:
+        return int(row["global_step"])
+    except (KeyError, TypeError, ValueError):
+        return None
 
 
 def read_metrics(csv_path) -> List[dict]:

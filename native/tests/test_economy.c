@@ -535,7 +535,9 @@ static void test_potions(void)
     for (int k = 0; k < POTION_COOLDOWN; k++) economy_hero_tick(m, 0);
     CHECK_EQ(economy_use_item(m, 0, 0, 0, 0, 0), GOTA_ACT_OK);
     u->alive = 0;
-    CHECK_EQ(economy_use_item(m, 0, 1, 0, 0, 0), GOTA_ACT_EMPTY_SLOT);
+    /* dead comes before the slot's content (empty, equipment); a malformed slot before dead */
+    CHECK_EQ(economy_use_item(m, 0, 1, 0, 0, 0), GOTA_ACT_DEAD);
+    CHECK_EQ(economy_use_item(m, 0, 6, 0, 0, 0), GOTA_ACT_BAD_SLOT);
     h->item[1] = 2; h->item_count[1] = 1;
     CHECK_EQ(economy_use_item(m, 0, 1, 0, 0, 0), GOTA_ACT_DEAD);
     for (int k = 0; k < 100; k++) economy_hero_tick(m, 0);
