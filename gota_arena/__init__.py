@@ -25,7 +25,7 @@ _EXPORTS = {
     **dict.fromkeys(("ArgumentRangeError", "ArgumentTypeError", "ClosedMatchError", "ConfigConflictError",
                      "ConfigError", "ConfigRangeError", "ConfigTypeError", "GotaBufferError", "GotaError",
                      "GotaIndexError", "GotaMemoryError", "InternalError", "MatchOverError", "NullPointerError",
-                     "PluginError", "ReplayError", "UnknownConfigKeyError"), "errors"),
+                     "PluginError", "PluginWarning", "ReplayError", "UnknownConfigKeyError"), "errors"),
     **dict.fromkeys(("HeroInfo", "SeatStats", "SpellWarning", "ability_name", "class_name", "item_name"), "heroes"),
     **dict.fromkeys(("Event", "Match", "MatchConfig", "MatchInfo"), "sim"),
     **dict.fromkeys(("bot_config", "bot_id", "bot_name", "bot_names"), "bots"),
@@ -47,7 +47,7 @@ __all__ = [
     "TILE", "MAP_TILES", "TICKS_PER_SECOND", "MAX_BATTLE_TICKS", "MAX_UNITS",
     "GotaError", "ConfigError", "ConfigConflictError", "UnknownConfigKeyError", "ConfigRangeError", "ConfigTypeError",
     "ArgumentRangeError", "ArgumentTypeError", "GotaIndexError", "GotaBufferError", "NullPointerError",
-    "MatchOverError", "PluginError", "ReplayError", "GotaMemoryError", "InternalError",
+    "MatchOverError", "PluginError", "PluginWarning", "ReplayError", "GotaMemoryError", "InternalError",
     "ClosedMatchError", "BasicSyntaxError",
 ]
 

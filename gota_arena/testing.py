@@ -53,9 +53,9 @@ _ENV = dict(action_ticks=24, max_ticks=240, threads=1)   # a match is 10 decisio
 
 @contextlib.contextmanager
 def isolated_plugins(load: str = ""):
-    """Load only the bundled plugins and the installed ones named in ``load``
-    (comma-separated entry-point names, as ``GOTA_LOAD_PLUGINS``) for the block,
-    then restore the environment and reload."""
+    """Load only gota-arena's own plugins and the installed ones named in ``load``
+    (as ``GOTA_LOAD_PLUGINS``: comma-separated entry-point names, ``-name`` to
+    leave one out) for the block, then restore the environment and reload."""
     before = os.environ.get("GOTA_LOAD_PLUGINS")
     os.environ["GOTA_LOAD_PLUGINS"] = load
     try:

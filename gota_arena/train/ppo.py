@@ -231,7 +231,6 @@ def _train(cfg, plain: dict, run_dir: Path, ddp: distributed.Distributed, stop_a
                         progress_every=T["progress_every"], resume_step=global_step if T["resume"] else None,
                         stream=stream, title=plain["name"], quiet=not ddp.main)
     reporter.episodes = episodes_before
-    hook = plugins.manager().hook
     start_time, start_cpu = time.perf_counter(), time.process_time()   # wall and CPU time (all threads)
     ranks = (f" on each of {ddp.world} ranks ({ddp.backend}, {sim_threads} simulator threads each)"
              if ddp.world > 1 else "")
@@ -263,8 +262,8 @@ def _train(cfg, plain: dict, run_dir: Path, ddp: distributed.Distributed, stop_a
         save_policy(policy, str(run_dir / "policy.safetensors"), extra={"update": update, "global_step": global_step})
         if league is not None:
             league.save_table(run_dir / "league.json")
-        hook.gota_checkpoint_saved(checkpoint=CheckpointSaved(path=path, global_step=global_step,
-                                                              metrics=dict(reporter.last)))
+        plugins.notify("gota_checkpoint_saved", checkpoint=CheckpointSaved(path=path, global_step=global_step,
+                                                                           metrics=dict(reporter.last)))
         return path
 
     def start_segment():
@@ -322,7 +321,7 @@ def _train(cfg, plain: dict, run_dir: Path, ddp: distributed.Distributed, stop_a
                                 league.record(e)
                         rollout_episodes += episodes
                         if ddp.main:
-                            hook.gota_episode_end(episode=EpisodeEnd(
+                            plugins.notify("gota_episode_end", episode=EpisodeEnd(
                                 stats=_lane_stats(episodes), opponents=[e["opponent"] for e in episodes],
                                 global_step=global_step + (step + 1) * N * ddp.world))
                     if stop.hit and ddp.world == 1:
@@ -339,9 +338,9 @@ def _train(cfg, plain: dict, run_dir: Path, ddp: distributed.Distributed, stop_a
                         for e in episodes:
                             reporter.episode(e)
                         if episodes:
-                            hook.gota_episode_end(episode=EpisodeEnd(stats=_lane_stats(episodes),
-                                                                     opponents=[e["opponent"] for e in episodes],
-                                                                     global_step=global_step))
+                            plugins.notify("gota_episode_end", episode=EpisodeEnd(
+                                stats=_lane_stats(episodes), opponents=[e["opponent"] for e in episodes],
+                                global_step=global_step))
                 t_rollout = time.perf_counter() - t0
 
                 # ---- GAE: advantages and returns ------------------------------------------------------
