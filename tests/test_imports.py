@@ -46,3 +46,10 @@ def test_names_load_on_first_use():
            "from gota_arena import *\n"
            "assert Team.RED == 0 and MAP_TILES == 116")
 
+
+
+def test_the_test_helpers_import_light():
+    """gota_arena.testing is a pytest plugin (loaded by every pytest run where
+    gota-arena is installed): importing it loads neither the simulator nor torch."""
+    python("import sys, gota_arena.testing\n"
+           "assert 'gota_arena._native' not in sys.modules and 'torch' not in sys.modules")

@@ -659,6 +659,44 @@ def test_example_installed():
 
 
 # ---------------------------------------------------------------------------
+# gota_arena.testing as a pytest plugin (the pytest11 entry point)
+# ---------------------------------------------------------------------------
+
+MARKED_TESTS = """
+import pytest
+
+from gota_arena import plugins
+
+pytestmark = pytest.mark.gota_plugins(load="nothing_installed_by_this_name")
+
+
+def test_fixture(gota_plugins):
+    assert gota_plugins is plugins.manager() and "gota_bundled.bots" in plugins.bundled()
+    assert [name for name, _ in gota_plugins.list_name_plugin()] == plugins.bundled()
+
+
+@pytest.mark.gota_plugins(load="-gota_bundled.ppo")
+def test_marker_on_a_test():
+    assert "ppo" not in plugins.names("opponents") and "base" in plugins.names("opponents")
+"""
+
+
+def test_testing_is_a_pytest_plugin(tmp_path):
+    installed = {ep.name: ep.value for ep in metadata.entry_points(group="pytest11")}
+    if installed.get("gota_arena") != "gota_arena.testing":
+        pytest.skip("gota-arena's installed metadata predates its pytest11 entry point: pip install -e .")
+    (tmp_path / "test_marked.py").write_text(MARKED_TESTS)
+    env = {k: v for k, v in os.environ.items() if k != "GOTA_LOAD_PLUGINS"}
+    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-W",
+                          "ignore::gota_arena.PluginWarning", str(tmp_path)], cwd=tmp_path, env=env,
+                         capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0 and "2 passed" in run.stdout, run.stdout + run.stderr
+    markers = subprocess.run([sys.executable, "-m", "pytest", "--markers"], cwd=tmp_path, capture_output=True,
+                             text=True, timeout=120)
+    assert "@pytest.mark.gota_plugins(load='')" in markers.stdout
+
+
+# ---------------------------------------------------------------------------
 # docs/plugins.md: every python block runs. A block whose first line is
 # "# <module>.py" is that module (importable by the blocks after it); the
 # others run as scripts, in order.

@@ -4,7 +4,7 @@ what this plugin promises beyond them.
 Run from the repository root after ``pip install -e plugins/gota-example-plugin``:
 ``python -m pytest plugins/gota-example-plugin/tests``. The plugin is used by
 name, loaded through its installed entry point with every other installed
-plugin shut out.
+plugin shut out (the ``gota_plugins`` marker of gota-arena's pytest plugin).
 """
 import numpy as np
 import pytest
@@ -13,16 +13,19 @@ from gota_arena import plugins
 from gota_arena.hookspecs import EpisodeEnd
 from gota_arena.learner_env import LearnerEnv
 from gota_arena.rewards import DONE, OUTCOME, TOWER_HP
-from gota_arena.testing import OpponentSuite, RewardModeSuite, isolated_plugins, start_signals
+from gota_arena.testing import OpponentSuite, RewardModeSuite, start_signals
+
+# gota_arena.testing is a pytest plugin: its marker loads gota-arena's own plugins and this
+# one (its entry point is named "example") for every test here, and nothing else installed
+pytestmark = pytest.mark.gota_plugins(load="example")
 
 
 @pytest.fixture(autouse=True)
-def example_plugin():
-    """The bundled plugins and this one (its entry point is named "example")."""
-    with isolated_plugins(load="example"):
-        if not plugins.manager().has_plugin("example"):
-            pytest.fail("gota-example-plugin is not installed: pip install -e plugins/gota-example-plugin")
-        yield plugins.manager().get_plugin("example")
+def example_plugin(gota_plugins):
+    """This plugin's module, loaded through its installed entry point."""
+    if not gota_plugins.has_plugin("example"):
+        pytest.fail("gota-example-plugin is not installed: pip install -e plugins/gota-example-plugin")
+    return gota_plugins.get_plugin("example")
 
 
 @pytest.mark.parametrize("opponent_name", ["example_charger"])
