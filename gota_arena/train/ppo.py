@@ -192,7 +192,10 @@ def _train(cfg, plain: dict, run_dir: Path, ddp: distributed.Distributed, stop_a
             raise TrainingError(f"{ckpt_path} was made for contract {ck['contract_hash']}, this build has "
                                 f"{INFO.hash:016x}; it cannot be resumed with this gota-arena")
         old = json.loads(ck["config"])
-        changed = [k for k in _diff(old, plain) if not k.startswith(RESUMABLE)]
+        # policy options are compared as built: none set and the defaults spelled out are the same policy
+        changed = [k for k in _diff(old, plain) if not k.startswith(RESUMABLE + ("policy.options",))]
+        if ck.get("adapter") != policy.adapter or json.loads(ck.get("policy_config", "null")) != policy.config:
+            changed.append("policy.options")
         if changed:
             raise TrainingError(f"the config differs from the checkpoint's in {', '.join(changed)}; resume with "
                                 f"the run's own overrides (see {run_dir / 'config.yaml'}); only the budget, "
@@ -236,7 +239,8 @@ def _train(cfg, plain: dict, run_dir: Path, ddp: distributed.Distributed, stop_a
              if ddp.world > 1 else "")
     reporter.write(f"gota-arena {__version__} train: {plain['name']}: {lanes} lanes ({n_self} self-play), "
                    f"{N} agents{ranks}, {global_batch:,} agent-steps per update, {num_updates} updates "
-                   f"({budget:,} agent-steps), policy {P['name']}, reward {R['name']}, device {device}"
+                   f"({budget:,} agent-steps), policy {P['name']} ({_options(policy.config)}), reward {R['name']}, "
+                   f"device {device}"
                    + (f"; resumed at update {update}, step {global_step:,}" if T["resume"] else ""))
     reporter.write(f"run dir: {run_dir}")
     match_decisions = math.ceil(E["max_ticks"] / E["action_ticks"])
@@ -498,6 +502,11 @@ def _train(cfg, plain: dict, run_dir: Path, ddp: distributed.Distributed, stop_a
     (run_dir / "summary.json").write_text(json.dumps(summary, indent=1, default=str))
     _print_summary(summary, reporter, stream)
     return summary
+
+
+def _options(config) -> str:
+    """A policy's options as the header shows them: ``hidden=256, layers=2``."""
+    return ", ".join(f"{k}={v}" for k, v in dict(config or {}).items()) or "no options"
 
 
 def _starting_point(init_from: str):
