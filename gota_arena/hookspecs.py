@@ -74,10 +74,13 @@ def gota_register_policies(register: Register) -> None:
     """Register policy adapters by name.
 
     Call ``register(name, factory, description="")``. ``factory(**config)``
-    builds a fresh ``gota_arena.policies.Policy`` from its config (the
-    ``policy`` config group's options); ``gota_arena.policies.load_policy``
-    calls the same factory with the config stored in a checkpoint, then loads
-    the weights.
+    builds a fresh policy (the protocol of ``gota_arena/policies.py``) from its
+    config (the ``policy`` config group's options; none set: the factory's
+    defaults); ``gota_arena.policies.load_policy`` calls the same factory with
+    the config stored in a checkpoint, then loads the weights. PPO trains a
+    policy that is a ``torch.nn.Module`` with ``forward_act``, ``evaluate`` and
+    ``get_value`` (docs/plugins.md, "Policies PPO can train";
+    ``gota_arena.train.ppo.trainable_problems`` says what one lacks).
     """
 
 

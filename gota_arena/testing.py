@@ -416,6 +416,119 @@ class PolicySuite:
             assert np.allclose(a.value, b.value, atol=1e-6) and np.allclose(a.log_prob, b.log_prob, atol=1e-5)
 
 
+class TrainablePolicySuite(PolicySuite):
+    """What a policy PPO can train must do (docs/plugins.md, "Policies PPO can
+    train"), besides ``PolicySuite``'s. Parametrize ``policy_name`` (and
+    ``policy_options``). It is a torch module with what the trainer calls;
+    ``forward_act`` answers real observations (normalised by the policy's own
+    ``normalize`` where it has one, as the trainer does) with legal actions;
+    ``evaluate`` gives the same log-probabilities to the same actions (whole
+    sequences, time-major, from the rollout's first state), a finite entropy and
+    values, and a gradient; ``get_value`` a value per row; and ``train()`` runs
+    it by name for two PPO updates, after which its weights have moved. Needs
+    torch (and hydra-core for the training test)."""
+
+    train_decisions = 6   # decisions of the rollout the agreement test plays
+
+    def rollout(self, policy):
+        """(first state, rows, normalized keyword) of ``policy`` playing every seat
+        of a self-play arena through ``forward_act``, as the trainer's rollout does."""
+        import torch
+
+        from .arena import Arena
+
+        normalizes = callable(getattr(policy, "normalize", None))
+        keyword = {"normalized": True} if normalizes else {}
+        rows = []
+        policy.eval()
+        with Arena(self_play=True, **self.env_options) as arena, torch.no_grad():
+            out = arena.reset(0)
+            state = first = policy.initial_state(arena.agents)
+            starts = torch.ones(arena.agents, dtype=torch.bool)
+            for _ in range(self.train_decisions):
+                obs = torch.as_tensor(out.obs)
+                x = policy.normalize(obs) if normalizes else obs
+                masks = torch.as_tensor(out.masks) != 0
+                actions, log_prob, value, state = policy.forward_act(x, masks, state, starts, **keyword)
+                rows.append((x, masks, starts, actions, log_prob, value, out.masks.copy()))
+                out = arena.step(actions.to(torch.int32).cpu().numpy())
+                starts = torch.as_tensor(out.terminals).bool()
+        return first, rows, keyword
+
+    def test_is_trainable(self, make_policy):
+        torch = pytest.importorskip("torch")
+        from .train.ppo import trainable_problems
+
+        policy = make_policy()
+        assert isinstance(policy, torch.nn.Module)
+        assert trainable_problems(policy) == [], "; ".join(trainable_problems(policy))
+
+    def test_forward_act_and_evaluate_agree(self, make_policy):
+        torch = pytest.importorskip("torch")
+        policy = make_policy()
+        first, rows, keyword = self.rollout(policy)
+        for x, masks, starts, actions, log_prob, value, raw_masks in rows:
+            n = len(x)
+            assert not actions.is_floating_point(), f"forward_act's actions are {actions.dtype}, not integers"
+            _assert_actions("forward_act", actions.to(torch.int32).cpu().numpy(), raw_masks)
+            for name, tensor in (("log_prob", log_prob), ("value", value)):
+                assert tensor.shape == (n,) and torch.isfinite(tensor).all(), f"forward_act's {name}: {tensor.shape}"
+        policy.train()
+        x, masks, starts, actions, log_prob = (torch.cat([row[i] for row in rows]) for i in range(5))
+        new_log_prob, entropy, value, _ = policy.evaluate(x, masks, actions, first, starts, **keyword)
+        assert new_log_prob.shape == entropy.shape == value.shape == (len(x),)
+        assert torch.allclose(new_log_prob, log_prob, atol=1e-4), \
+            "evaluate gives other log-probabilities than forward_act to the same actions (the PPO ratio must start at 1)"
+        assert torch.isfinite(entropy).all() and (entropy >= -1e-6).all() and torch.isfinite(value).all()
+        (-new_log_prob.mean() - entropy.mean() + value.square().mean()).backward()
+        grads = [p.grad for p in policy.parameters() if p.requires_grad and p.grad is not None]
+        assert grads and all(torch.isfinite(g).all() for g in grads), "evaluate gives no finite gradient"
+        assert any(g.abs().sum() > 0 for g in grads), "evaluate's outputs do not depend on the parameters"
+
+    def test_get_value(self, make_policy):
+        torch = pytest.importorskip("torch")
+        policy = make_policy()
+        first, rows, keyword = self.rollout(policy)
+        x, masks, starts = rows[-1][:3]
+        with torch.no_grad():
+            value = policy.get_value(x, policy.initial_state(len(x)), starts, **keyword)
+        assert value.shape == (len(x),) and torch.isfinite(value).all()
+
+    def test_trains_by_name(self, policy_name, policy_options, tmp_path):
+        """Two PPO updates of ``train()``, the policy chosen by name as on the command line."""
+        torch = pytest.importorskip("torch")
+        pytest.importorskip("hydra")
+        import csv
+        import io
+
+        from . import plugins
+        from .policies import load_policy
+        from .train.cli import compose
+        from .train.ppo import train
+
+        options = [f"policy.options.{key}={json.dumps(value)}" for key, value in policy_options.items()]
+        cfg = compose(["+experiment=vs_bundled", f"policy.name={policy_name}", *options, "opponent.pool=[idle]",
+                       "env.lanes=1", "env.threads=1", "env.max_ticks=240", "env.action_ticks=24",
+                       "trainer.num_steps=8", "trainer.total_steps=80", "trainer.num_minibatches=2",
+                       "trainer.update_epochs=1", "eval.enabled=false", "trainer.plots=false",
+                       "trainer.tensorboard=false", "trainer.progress=false"])
+        summary = train(cfg, tmp_path / "run", stream=io.StringIO())
+        assert summary["updates"] == 2 and not summary["interrupted"]
+        with open(tmp_path / "run" / "metrics.csv", newline="") as f:
+            rows = list(csv.DictReader(f))
+        assert len(rows) == 2
+        for row in rows:
+            for key in ("losses/policy_loss", "losses/value_loss", "losses/entropy"):
+                assert np.isfinite(float(row[key])), f"{key} = {row[key]}"
+        trained = load_policy(summary["policy"])
+        assert trained.adapter == policy_name
+        torch.manual_seed(cfg.trainer.seed)   # the trainer builds the policy right after seeding torch so
+        fresh = plugins.policy(policy_name, **policy_options)
+        weights = trained.state_dict()
+        assert any(not torch.equal(weights[name], param.detach()) for name, param in fresh.named_parameters()), \
+            "two PPO updates left every parameter where it started"
+
+
 # ---------------------------------------------------------------------------
 # The pytest plugin: the gota_plugins marker and fixture
 # ---------------------------------------------------------------------------
@@ -450,5 +563,5 @@ def _gota_plugins_marker(request):
     yield
 
 
-__all__ = ["OpponentSuite", "RewardModeSuite", "PolicySuite", "isolated_plugins", "learner_actions",
+__all__ = ["OpponentSuite", "RewardModeSuite", "PolicySuite", "TrainablePolicySuite", "isolated_plugins", "learner_actions",
            "start_signals", "episode_signals"]

@@ -28,7 +28,7 @@ from gota_arena.learner_env import LearnerEnv
 from gota_arena.masking import verb_mask
 from gota_arena.opponents import Opponent, PolicyOpponent
 from gota_arena.rewards import PotentialReward, TEAM_XP
-from gota_arena.testing import OpponentSuite, PolicySuite, RewardModeSuite, isolated_plugins
+from gota_arena.testing import OpponentSuite, PolicySuite, RewardModeSuite, TrainablePolicySuite, isolated_plugins
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "plugins" / "gota-example-plugin"
@@ -38,7 +38,7 @@ BUNDLED_OPPONENTS = BOTS + ["base.bas", "rusher.bas", "puller.bas", "ppo"]   # n
 BUNDLED_PLUGINS = ["gota_bundled.bots", "gota_bundled.policies", "gota_bundled.ppo", "gota_bundled.rewards",
                    "gota_bundled.scripts"]
 REWARD_MODES = [("leaderboard", False), ("xp", False), ("xp_outcome", False), ("advantage", True)]
-POLICIES = ["random"]   # add "mlp", "lstm" here
+POLICIES = ["random"]   # the torch ones: TestBundledTrainablePolicies
 ENV = dict(action_ticks=24, max_ticks=240, threads=1)
 
 
@@ -144,6 +144,28 @@ class TestBundledRewardModes(RewardModeSuite):
 @pytest.mark.parametrize("policy_name", POLICIES)
 class TestBundledPolicies(PolicySuite):
     pass
+
+
+@pytest.mark.parametrize("policy_name, policy_options", [("mlp", {"hidden": 16}), ("lstm", {"hidden": 16}),
+                                                         ("entity", {"embed": 8, "hidden": 16, "layers": 1})])
+class TestBundledTrainablePolicies(TrainablePolicySuite):
+    @pytest.fixture(autouse=True)
+    def needs_torch(self):
+        pytest.importorskip("torch")
+
+
+def test_ppo_refuses_a_policy_it_cannot_train(tmp_path):
+    pytest.importorskip("torch")
+    pytest.importorskip("hydra")
+    from gota_arena.train.cli import compose
+    from gota_arena.train.ppo import train
+
+    cfg = compose(["+experiment=vs_bundled", "policy=random", "env.lanes=1", "eval.enabled=false"])
+    with pytest.raises(PluginError, match=r"policy 'random' \(plugin 'gota_bundled.policies'\) cannot be trained by "
+                                          r"PPO: it is a RandomPolicy, not a torch.nn.Module; it has no forward_act, "
+                                          r"evaluate, get_value\. PPO trains a torch.nn.Module with forward_act, "
+                                          r"evaluate and get_value: see docs/plugins.md, 'Policies PPO can train'"):
+        train(cfg, tmp_path / "run")
 
 
 class PolicyOpponents:

@@ -132,9 +132,16 @@ def _train(cfg, plain: dict, run_dir: Path, ddp: distributed.Distributed, stop_a
 
     # ---- the policy and its optimizer ------------------------------------------------------
     policy = plugins.policy(P["name"], **P["options"])
-    if not (isinstance(policy, torch.nn.Module) and hasattr(policy, "evaluate") and hasattr(policy, "forward_act")):
-        raise PluginError(f"policy {P['name']!r} cannot be trained by PPO: it needs a torch module with "
-                          "forward_act/evaluate/get_value (see gota_arena/train/nets.py)")
+    problems = trainable_problems(policy)
+    if problems:
+        plugin = plugins.registrations("policies")[P["name"]].plugin
+        raise PluginError(f"policy {P['name']!r} (plugin {plugin!r}) cannot be trained by PPO: {'; '.join(problems)}. "
+                          "PPO trains a torch.nn.Module with forward_act, evaluate and get_value: see "
+                          "docs/plugins.md, 'Policies PPO can train'")
+    # observation normalisation is the policy's own, if it has any (docs/plugins.md)
+    normalizes = callable(getattr(policy, "normalize", None))
+    prepare = policy.normalize if normalizes else (lambda o: o)
+    normalized = {"normalized": True} if normalizes else {}
     if T["init_from"] and not T["resume"]:
         source = _starting_point(T["init_from"])
         if source.adapter != policy.adapter or source.config != policy.config:
@@ -276,7 +283,7 @@ def _train(cfg, plain: dict, run_dir: Path, ddp: distributed.Distributed, stop_a
                 torch.ones(N, device=device), policy.initial_state(N), np.zeros(N))
 
     next_obs, next_masks, next_done, state, ep_return = start_segment()
-    if update == 0:
+    if update == 0 and normalizes:
         ddp.update_obs_stats(policy, next_obs)   # a first estimate before any normalised observation is stored
     digests = distributed.DigestLog.from_env(ddp.rank)   # GOTA_DIGESTS: the ranks-in-sync check
     interrupted = stopped = False
@@ -298,14 +305,15 @@ def _train(cfg, plain: dict, run_dir: Path, ddp: distributed.Distributed, stop_a
                 raw_sq = torch.zeros(INFO.obs_size, dtype=torch.float64, device=device)
                 policy.eval()
                 for step in range(S):
-                    raw = next_obs.double()
-                    raw_sum += raw.sum(0)
-                    raw_sq += (raw * raw).sum(0)
-                    x = policy.normalize(next_obs)
+                    if normalizes:
+                        raw = next_obs.double()
+                        raw_sum += raw.sum(0)
+                        raw_sq += (raw * raw).sum(0)
+                    x = prepare(next_obs)
                     obs[step], masks[step], dones[step] = x, next_masks, next_done
                     with torch.no_grad():
                         action, logprob, value, state = policy.forward_act(
-                            x, next_masks, state, next_done.bool(), normalized=True)
+                            x, next_masks, state, next_done.bool(), **normalized)
                     values[step], actions[step], logprobs[step] = value, action, logprob
                     o, m, r, d, episodes = env.step(action.to(torch.int32).cpu().numpy())
                     rewards[step] = torch.as_tensor(r, device=device)
@@ -349,7 +357,7 @@ def _train(cfg, plain: dict, run_dir: Path, ddp: distributed.Distributed, stop_a
 
                 # ---- GAE: advantages and returns ------------------------------------------------------
                 with torch.no_grad():
-                    next_value = policy.get_value(policy.normalize(next_obs), state, next_done.bool(), normalized=True)
+                    next_value = policy.get_value(prepare(next_obs), state, next_done.bool(), **normalized)
                     advantages = compute_gae(rewards, values, dones, next_value, next_done, T["gamma"], T["gae_lambda"])
                     returns = advantages + values
 
@@ -389,7 +397,7 @@ def _train(cfg, plain: dict, run_dir: Path, ddp: distributed.Distributed, stop_a
                             mb_inds, mb_state = chunk, None
                         newlogprob, entropy, newvalue, _ = policy.evaluate(
                             b_obs[mb_inds], b_masks[mb_inds], b_actions[mb_inds], mb_state,
-                            b_dones[mb_inds].bool(), normalized=True)
+                            b_dones[mb_inds].bool(), **normalized)
                         logratio = newlogprob - b_logprobs[mb_inds]
                         ratio = logratio.exp()
                         with torch.no_grad():
@@ -429,10 +437,11 @@ def _train(cfg, plain: dict, run_dir: Path, ddp: distributed.Distributed, stop_a
                         break   # decided on the ranks' mean kl: every rank stops at the same epoch
                 torch.set_num_threads(act_threads)
                 # the running observation statistics move once per update, after learning, by every rank's rollout
-                ddp.sum_(raw_sum)
-                ddp.sum_(raw_sq)
-                policy.update_obs_moments(global_batch, raw_sum / global_batch,
-                                          (raw_sq / global_batch - (raw_sum / global_batch) ** 2).clamp(min=0))
+                if normalizes:
+                    ddp.sum_(raw_sum)
+                    ddp.sum_(raw_sq)
+                    policy.update_obs_moments(global_batch, raw_sum / global_batch,
+                                              (raw_sq / global_batch - (raw_sum / global_batch) ** 2).clamp(min=0))
                 t_learn = time.perf_counter() - t1
                 update += 1
                 if digests:
@@ -502,6 +511,31 @@ def _train(cfg, plain: dict, run_dir: Path, ddp: distributed.Distributed, stop_a
     (run_dir / "summary.json").write_text(json.dumps(summary, indent=1, default=str))
     _print_summary(summary, reporter, stream)
     return summary
+
+
+# what PPO calls on a policy (docs/plugins.md, "Policies PPO can train")
+TRAINABLE = ("initial_state", "forward_act", "evaluate", "get_value", "act", "state_dict", "load_state_dict")
+
+
+def trainable_problems(policy) -> list:
+    """Why PPO cannot train ``policy``, one phrase per problem; empty when it can.
+
+    PPO trains a ``torch.nn.Module`` with ``adapter``, ``config`` and the methods
+    of ``TRAINABLE``; ``recurrent`` (default False) says whether ``evaluate``
+    takes whole sequences; a policy with ``normalize`` (its own observation
+    normalisation) also keeps its statistics with ``update_obs_moments``."""
+    problems = []
+    if not isinstance(policy, torch.nn.Module):
+        problems.append(f"it is a {type(policy).__name__}, not a torch.nn.Module")
+    missing = [name for name in TRAINABLE if not callable(getattr(policy, name, None))]
+    missing += [name for name in ("adapter", "config") if not hasattr(policy, name)]
+    if missing:
+        problems.append(f"it has no {', '.join(missing)}")
+    if callable(getattr(policy, "normalize", None)) and not callable(getattr(policy, "update_obs_moments", None)):
+        problems.append("it has normalize but no update_obs_moments(n, mean, var) to keep its statistics")
+    if isinstance(policy, torch.nn.Module) and not any(p.requires_grad for p in policy.parameters()):
+        problems.append("it has no parameters to learn")
+    return problems
 
 
 def _options(config) -> str:
@@ -594,4 +628,4 @@ def _print_summary(s: dict, reporter: Reporter, stream) -> None:
     stream.flush()
 
 
-__all__ = ["train", "compute_gae", "TrainingError", "CHECKPOINT"]
+__all__ = ["train", "compute_gae", "trainable_problems", "TrainingError", "CHECKPOINT", "TRAINABLE"]
