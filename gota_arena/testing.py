@@ -446,7 +446,7 @@ class TrainablePolicySuite(PolicySuite):
             state = first = policy.initial_state(arena.agents)
             starts = torch.ones(arena.agents, dtype=torch.bool)
             for _ in range(self.train_decisions):
-                obs = torch.as_tensor(out.obs)
+                obs = torch.tensor(out.obs)   # a copy: the arena writes its next observations in place
                 x = policy.normalize(obs) if normalizes else obs
                 masks = torch.as_tensor(out.masks) != 0
                 actions, log_prob, value, state = policy.forward_act(x, masks, state, starts, **keyword)
