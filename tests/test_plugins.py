@@ -9,6 +9,7 @@ plugins/gota-example-plugin, loaded from its folder (or, when it is installed,
 through its entry point).
 """
 import importlib
+import importlib.util
 import os
 import re
 import subprocess
@@ -661,10 +662,12 @@ def test_example_entry_point_loads(tmp_path, monkeypatch):
     monkeypatch.setenv("GOTA_LOAD_PLUGINS", "example")
     plugins.reload()
     row = {row["name"]: row for row in plugins.describe()}["example"]
+    torch = importlib.util.find_spec("torch") is not None   # example_linear needs it
     assert row == {"name": "example", "version": "0.1.0", "source": "entry point of gota-example-plugin",
-                   "hooks": ["gota_episode_end", "gota_register_opponents", "gota_register_reward_modes"],
+                   "hooks": ["gota_episode_end", "gota_register_opponents", "gota_register_policies",
+                             "gota_register_reward_modes"],
                    "registers": {"opponents": ["example_charger"], "reward_modes": ["example_push"],
-                                 "policies": []}}
+                                 "policies": ["example_linear"] if torch else []}}
 
 
 def test_example_installed():
