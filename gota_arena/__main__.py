@@ -11,14 +11,15 @@ Anything that is not a subcommand goes to the Hydra training app: overrides
 """
 import argparse
 import sys
+import textwrap
 import time
 from collections import Counter
 
 from . import __version__, script
-from .constants import MAX_BATTLE_TICKS, TICKS_PER_SECOND, Kind, Team
+from .constants import MAX_BATTLE_TICKS, TICKS_PER_SECOND, Kind, Team, game_clock
 from .errors import GotaError
 from .heroes import class_name
-from .sim import Match
+from .sim import Match, outcome
 
 _DRAIN_TICKS = 240  # read the event log this often (it keeps the newest 4,096)
 
@@ -27,12 +28,12 @@ def demo(seed: int, ticks: int) -> int:
     """One full match, ten heroes under the fixed script (gota_arena.script)."""
     spawned, died, fallen = Counter(), Counter(), Counter()
     with Match(seed=seed, max_ticks=ticks) as match:
-        sim_seconds = 0.0
+        wall_seconds = 0.0
         while not match.over:
             script.give_orders(match)
             start = time.perf_counter()
             match.step(script.EVERY)
-            sim_seconds += time.perf_counter() - start
+            wall_seconds += time.perf_counter() - start
             for e in match.new_events():
                 if e.kind == Kind.CREEP and e.type == "spawn":
                     spawned[e.team] += 1
@@ -42,21 +43,25 @@ def demo(seed: int, ticks: int) -> int:
                     fallen[e.team] += 1
         info = match.info
         print(f"gota-arena {__version__} demo: seed {seed}, {info.tick} ticks "
-              f"({info.tick / TICKS_PER_SECOND / 60:.1f} game minutes), ten heroes under a fixed script")
-        print(f"  speed        {info.tick / max(sim_seconds, 1e-9):,.0f} ticks/s "
-              f"({sim_seconds:.2f} s simulated time)")
-        winner = f", {info.winner} wins" if info.winner else ""
-        print(f"  result       {info.result}{winner}; god hp red {info.god_hp[0]}, blue {info.god_hp[1]}")
+              f"({game_clock(info.tick)} game time), ten heroes under a fixed script")
+        print(f"  game time    {info.tick:,} ticks = {game_clock(info.tick)} ({info.tick / TICKS_PER_SECOND:,.1f} s "
+              f"of game time, {TICKS_PER_SECOND} ticks a game second)")
+        print(f"  wall time    {wall_seconds:.2f} s of real time stepping the simulator: "
+              f"{info.tick / max(wall_seconds, 1e-9):,.0f} ticks/s")
+        print(f"  result       {outcome(info.result, info.winner, info.tick)}; "
+              f"god hp red {info.god_hp[0]}, blue {info.god_hp[1]}")
         red, blue = Team.RED, Team.BLUE
         print(f"  structures   destroyed: red lost {fallen[red]}, blue lost {fallen[blue]}")
         print(f"  creeps       spawned red {spawned[red]}, blue {spawned[blue]}; "
               f"died red {died[red]}, blue {died[blue]}")
-        for name, team, seats in (("red", red, range(0, 5)), ("blue", blue, range(5, 10))):
-            score, glory = match.team_score(team)
-            heroes = ", ".join(
-                f"{class_name(s.hero_class)} L{s.level} {s.kills}/{s.deaths}/{s.assists}"
-                for s in (match.seat_stats(seat) for seat in seats))
-            print(f"  {name:<5}        score {score}, glory {glory}: {heroes}")
+        print(f"  score        " + ", ".join(f"{name} {score} (Glory {glory})" for name, (score, glory) in
+                                              (("red", match.team_score(red)), ("blue", match.team_score(blue)))))
+        print(f"  heroes       {'seat':>4}  {'team':<4}  {'hero':<16} {'level':>5}  {'kills':>5} {'deaths':>6} "
+              f"{'assists':>7}")
+        for seat in range(10):
+            s = match.seat_stats(seat)
+            print(f"               {seat:>4}  {'red' if seat < 5 else 'blue':<4}  {class_name(s.hero_class):<16} "
+                  f"{s.level:>5}  {s.kills:>5} {s.deaths:>6} {s.assists:>7}")
         print(f"  final hash   0x{match.hash():016x}")
     return 0
 
@@ -74,8 +79,9 @@ def plugins_command() -> int:
             if names:
                 found = plugins.registrations(kind)
                 print(f"  {kind.replace('_', ' ')}:")
-                for name in names:
-                    print(f"    {name:<14} {found[name].description}")
+                for name in names:   # the first sentence, plain text (a description may be a docstring)
+                    print(textwrap.fill(plugins.summary(found[name].description) or "-", width=100,
+                                        initial_indent=f"    {name:<14} ", subsequent_indent=" " * 19))
     return 0
 
 

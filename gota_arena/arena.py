@@ -1,5 +1,5 @@
-"""The lockstep arena: N lanes stepped together by the native batch (native/batch.c,
-spec gota-training-api.md section 2).
+"""The lockstep arena: N lanes stepped together by the native batch (native/batch.c;
+docs/arena.md).
 
     with Arena(lanes=8, action_ticks=4, self_play=False, opponents=("base", "puller")) as arena:
         out = arena.reset(seed=0)          # out.obs, out.masks, ...

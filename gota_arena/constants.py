@@ -45,8 +45,16 @@ MAX_BATTLE_TICKS = lib.GOTA_MAX_BATTLE_TICKS
 MAX_UNITS = lib.GOTA_MAX_UNITS            # unit slots of one match
 STRUCTURE_KINDS = (Kind.GOD, Kind.TOWER, Kind.BARRACKS)
 
+
+def game_clock(tick: int) -> str:
+    """Game time of a tick as the viewer's clock shows it, m:ss (TICKS_PER_SECOND ticks a game second)."""
+    seconds = int(tick) // TICKS_PER_SECOND
+    return f"{seconds // 60}:{seconds % 60:02d}"
+
+
 __all__ = [
     "Kind", "Team", "Tier", "CreepKind", "EventType", "Result", "Material", "Region", "ErrorCode",
     "Verb", "ActionError",
     "TILE", "MAP_TILES", "TICKS_PER_SECOND", "MAX_BATTLE_TICKS", "MAX_UNITS", "STRUCTURE_KINDS",
+    "game_clock",
 ]

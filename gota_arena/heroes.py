@@ -270,7 +270,7 @@ class HeroControls:
         return [_record(SpellWarning, out[i]) for i in range(count[0])]
 
     def team_score(self, team) -> tuple:
-        """(score, glory) of a team by spec decision 4."""
+        """(score, glory) of a team, as docs/rules.md section 8 defines them."""
         what = f"team_score({team!r})"
         ptr = self._handle(what)
         t = Team[team.upper()] if isinstance(team, str) else _int(team, "team")

@@ -21,6 +21,7 @@ from __future__ import annotations
 import contextlib
 import inspect
 import os
+import re
 import warnings
 from dataclasses import dataclass
 from importlib import metadata
@@ -298,6 +299,36 @@ def notify(hook: str, **event) -> None:
                                          f"{type(error).__name__}: {error}")
 
 
+_ABBREVIATIONS = ("e.g.", "i.e.", "etc.", "cf.", "vs.")
+_MARKUP = (
+    (re.compile(r":[\w.+-]+:`([^`<]*?)\s*(?:<[^`>]*>)?`"), r"\1"),   # reST roles: :class:`Match`, :ref:`a <b>`
+    (re.compile(r"``(.+?)``"), r"\1"),                                 # reST inline literals
+    (re.compile(r"`([^`<]+?)\s*<[^`>]*>`__?"), r"\1"),                # reST links: `text <url>`_
+    (re.compile(r"`([^`]+?)`_{0,2}"), r"\1"),                          # Markdown code, reST default role
+    (re.compile(r"!?\[([^\]]*)\]\([^)]*\)"), r"\1"),                     # Markdown links and images
+    (re.compile(r"\*\*(\S(?:.*?\S)?)\*\*"), r"\1"),                       # bold
+    (re.compile(r"(?<![\w*])\*(\S(?:[^*]*?\S)?)\*(?![\w*])"), r"\1"),      # emphasis
+)
+
+
+def summary(text) -> str:
+    """The first sentence of a docstring (or description) as plain text: the first
+    paragraph's lines joined, reST and Markdown markup stripped (``code``, `code`,
+    :role:`x`, **bold**, *emphasis*, links), cut after its first full stop. A
+    paragraph that leads into an example (it ends in ':') ends in a full stop."""
+    if not text:
+        return ""
+    paragraph = inspect.cleandoc(str(text)).strip().split("\n\n")[0]
+    plain = " ".join(paragraph.split())
+    for pattern, replacement in _MARKUP:
+        plain = pattern.sub(replacement, plain)
+    for end in re.finditer(r"[.!?][\"')\]]*(?=\s|$)", plain):
+        sentence = plain[:end.end()]
+        if not sentence.lower().endswith(_ABBREVIATIONS):
+            return sentence
+    return plain.rstrip(":") + "." if plain.endswith(":") else plain
+
+
 def describe() -> list:
     """One dict per loaded plugin: name, version, source, hooks and what it registers."""
     pm = manager()
@@ -312,4 +343,4 @@ def describe() -> list:
 
 
 __all__ = ["manager", "reload", "registered", "registrations", "names", "create", "opponent", "reward_mode", "policy",
-           "notify", "describe", "bundled", "Registration", "ENTRY_POINT_GROUP"]
+           "notify", "describe", "summary", "bundled", "Registration", "ENTRY_POINT_GROUP"]

@@ -9,8 +9,8 @@ potentials afresh from the start values seen at ``reset`` (every match starts
 with the same signals: no XP, full towers and gods, score 0).
 
 A mode returns ``float [lanes, 2]`` (red, blue); the arena env hands each agent
-its team's reward. The bundled modes (plugins/gota_bundled/rewards.py) follow
-the spec's training decision 4.
+its team's reward. The bundled modes (plugins/gota_bundled/rewards.py) are
+those of docs/rules.md section 8.
 """
 from __future__ import annotations
 

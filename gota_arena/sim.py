@@ -20,7 +20,7 @@ from typing import Mapping, Optional
 import numpy as np
 
 from ._native import ffi, lib
-from .constants import MAP_TILES, MAX_UNITS, STRUCTURE_KINDS, TILE, EventType, Kind, Result, Team
+from .constants import MAP_TILES, MAX_UNITS, STRUCTURE_KINDS, TILE, EventType, Kind, Result, Team, game_clock
 from .errors import (
     ArgumentRangeError,
     ArgumentTypeError,
@@ -146,6 +146,19 @@ class MatchInfo:
     nav_revision: int     # bumps when a building footprint appears or vanishes
     seed: int
     max_ticks: int
+
+
+def outcome(result: str, winner: Optional[str], tick: int) -> str:
+    """How a match ended and when, in words: 'red won at tick 7745 (5:22 game time)',
+    'a draw at tick ...', 'timed out at tick ...' (MatchInfo's or a replay's result, winner, tick)."""
+    when = f"at tick {tick} ({game_clock(tick)} game time)"
+    if result == "win":
+        return f"{winner} won {when}: the {'blue' if winner == 'red' else 'red'} god fell"
+    if result == "draw":
+        return f"a draw {when}: both gods fell on that tick"
+    if result == "timeout":
+        return f"timed out {when}: no god fell"
+    return f"{result} {when}"
 
 
 @dataclass(frozen=True)

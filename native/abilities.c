@@ -1,6 +1,6 @@
 /*
  * abilities.c -- casting the 40 abilities and resolving the spells in flight
- * (rules section 3.2). Owner: engineer B.
+ * (docs/rules.md section 3.2).
  *
  * Units: world units (60,000 per tile), ticks (24 per second), directions as
  * Q16 unit vectors (65,536 = 1), facings as binary angles (65,536 per turn),

@@ -1,12 +1,12 @@
 /*
  * basic.h -- GotA BASIC: the compiler and virtual machine of opponent scripts
- * (rules section 9; docs/basic.md). Internal; the public face is the "BASIC
- * scripts" section of gota.h.
+ * (docs/rules.md section 9; docs/basic.md). Internal; the public face is the
+ * "BASIC scripts" section of gota.h.
  *
  * Pipeline: basic_lex.c turns the source into tokens, basic_compile.c parses
  * them and emits bytecode for a stack machine, basic_vm.c runs it, basic_host.c
  * is the GotA host: the read-only values, the functions and the commands of
- * rules section 9 over the same match state and match_command the C bots use.
+ * docs/basic.md over the same match state and match_command the C bots use.
  *
  * Numbers: a value is an int32 or a Q16.16 decimal (BasicValue.fx = 1).
  * Integer arithmetic wraps; an operation with a decimal operand converts the
@@ -29,7 +29,7 @@
 #include <stdint.h>
 #include "gota.h"
 
-/* ---- limits (rules section 9) ------------------------------------------ */
+/* ---- limits (docs/rules.md section 9) ---------------------------------- */
 #define BASIC_MAX_SOURCE 65536          /* bytes of source */
 #define BASIC_MAX_CODE 20000            /* counted instructions of the compiled program */
 #define BASIC_MAX_OPS 65536             /* bytecode ops of any kind (operand loads included) */

@@ -1,5 +1,5 @@
 /*
- * basic_host.c -- the GotA host of BASIC scripts (rules section 9;
+ * basic_host.c -- the GotA host of BASIC scripts (docs/rules.md section 9;
  * docs/basic.md): the read-only values, constants, queries and commands a
  * script sees, the seat's VM inside the match (bot phase, draft, state hash),
  * and the public API of gota.h's "BASIC scripts" section.
@@ -36,7 +36,7 @@
 #include "world.h"
 #include "fixmath.h"
 
-#define SCRIPT_DRAFT_TRIES 20   /* one decision per 12 ticks of a 240-tick pick (rules section 7) */
+#define SCRIPT_DRAFT_TRIES 20   /* one decision per 12 ticks of a 240-tick pick (docs/rules.md section 7) */
 
 /* ---- the host table ------------------------------------------------------------ */
 enum {

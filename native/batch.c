@@ -1,7 +1,7 @@
 /*
  * batch.c -- the lockstep batch: N lanes of one match each, stepped together
- * by a persistent thread pool (batch.h; spec gota-training-api.md section 2,
- * training decisions 1-4 of the spec README).
+ * by a persistent thread pool (batch.h; docs/arena.md; the leaderboard reward
+ * of docs/rules.md section 8).
  *
  * Per lane and step: the acting agents' heads go through the contract
  * (contract_act issues a command once, a noop issues nothing, the order is

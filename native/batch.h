@@ -1,6 +1,6 @@
 /*
  * batch.h -- the lockstep batch (internal; the public API is the "lockstep
- * batch" section of gota.h, spec gota-training-api.md section 2).
+ * batch" section of gota.h; docs/arena.md).
  *
  * A GotaBatch owns N lanes, each one GotaMatch plus its episode bookkeeping,
  * and a persistent pool of worker threads. A step hands the lanes out one at a

@@ -1,10 +1,10 @@
 /*
- * bot.h -- the bundled bots: C players compiled into the simulator (spec
- * decision 8; rules section 9 describes the original BASIC players).
+ * bot.h -- the bundled bots: C players compiled into the simulator
+ * (docs/rules.md section 9; docs/bots.md).
  *
  * A seat whose config key bot_s is not GOTA_BOT_EXTERNAL is played by a bot.
- * Bots run inside the tick, in the bot phase right after the snapshot (rules
- * section 7: the VMs run after the observation is frozen, before camps and
+ * Bots run inside the tick, in the bot phase right after the snapshot
+ * (docs/rules.md section 7: after the observation is frozen, before camps and
  * units), one seat after another in rotating order starting at seat
  * tick % 10. A bot:
  *   - sees only what its team sees: units with m->seen[team][slot] (own units

@@ -1,6 +1,6 @@
 /*
- * bots_base.c -- the `base` and `baseline` bots (rules section 9: base.bas and
- * baseline.bas; docs/bots.md).
+ * bots_base.c -- the `base` and `baseline` bots (docs/rules.md section 9: the
+ * original's base.bas and baseline.bas; docs/bots.md).
  *
  * base, every think: spend points R > W > E > Q; the base economy (bots.c:
  * HP items under 60 % HP, mana items under 40 % mana, poison whenever the

@@ -1,6 +1,7 @@
 /*
- * bots_puller.c -- the `puller` bot, the strongest bundled player (rules
- * section 9: puller.bas, "reference policy plus camp pulls"; docs/bots.md).
+ * bots_puller.c -- the `puller` bot, the strongest bundled player
+ * (docs/rules.md section 9: the original's puller.bas, "reference policy plus
+ * camp pulls"; docs/bots.md).
  *
  * It thinks every 6 ticks in a team-normalised frame: lanes are named as Red
  * sees them (Blue's lane L is Red's 2 - L, the map being point-symmetric), so

@@ -1,6 +1,6 @@
 /*
- * bots_rusher.c -- the `rusher` bot (rules section 9: rusher.bas, meant for all
- * five seats of a team; docs/bots.md).
+ * bots_rusher.c -- the `rusher` bot (docs/rules.md section 9: the original's
+ * rusher.bas, meant for all five seats of a team; docs/bots.md).
  *
  * Every think: spend points R > W > E > Q. The team's centre is the mean
  * position of its living heroes. When two of them stand more than 10 tiles

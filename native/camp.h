@@ -1,5 +1,5 @@
 /*
- * camp.h -- the 14 neutral camps (rules section 3.5).
+ * camp.h -- the 14 neutral camps (docs/rules.md section 3.5).
  *
  * A camp rests until provoked (a living hero or lane creep within 2 tiles of a
  * member that the member can see, and within 12 tiles of the camp centre; or a

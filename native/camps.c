@@ -1,5 +1,5 @@
 /*
- * camps.c -- the 14 neutral camps (rules section 3.5).
+ * camps.c -- the 14 neutral camps (docs/rules.md section 3.5).
  *
  * What it models: each camp of MapData.camp[] holds 1..5 neutrals (kind
  * GOTA_KIND_NEUTRAL, team GOTA_TEAM_NEUTRAL, sub = tier, lane -1,
@@ -55,7 +55,8 @@
  *     that tick. If no slot is free the camp stays empty and retries each tick.
  *   - Leader damage is damage * 3 / 2 in integers: 12, 21, 30.
  *
- * Ownership: engineer D (camps.c, camp.h's CampState). No process-global state.
+ * State: camp.h's CampState, one per camp, inside the match. No process-global
+ * state.
  */
 #include "world.h"
 #include "fixmath.h"
@@ -122,7 +123,7 @@ static int cell_blocker(const GotaMatch *m, int cell)
     return b;
 }
 
-/* The ray rule of rules section 5 from (sx, sz)'s tile, eye CAMP_EYE8, to
+/* The ray rule of docs/rules.md section 5 from (sx, sz)'s tile, eye CAMP_EYE8, to
  * (x, z)'s tile. */
 static int camp_los(const GotaMatch *m, int32_t sx, int32_t sz, int32_t x, int32_t z)
 {

@@ -1,5 +1,5 @@
 /*
- * combat.c -- simultaneous combat resolution (rules section 7, decision 6).
+ * combat.c -- simultaneous combat resolution (docs/rules.md section 7).
  *
  * During a tick every hit is only queued. Resolution sorts the queue by
  * target id, then by a hash of (match seed, tick, attacker id, target id), and

@@ -1,6 +1,6 @@
 /*
  * commands.c -- gota_match_command: one command for a seat's hero, applied at
- * once between ticks (rules section 9, BASIC actions). Owner: engineer A.
+ * once between ticks (the BASIC actions of docs/rules.md section 9).
  *
  * Every well-formed call returns GOTA_OK with the game's answer (GOTA_ACT_*)
  * in *action_error; only a NULL match or command (GOTA_ERR_NULL) and a seat

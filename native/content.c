@@ -1,6 +1,6 @@
 /*
  * content.c -- hero classes, abilities and items, content version A
- * (rules sections 3.1, 3.2 and 4; spec decision 1). Rank-1 values; ranks scale
+ * (docs/rules.md sections 0, 3.1, 3.2 and 4). Rank-1 values; ranks scale
  * damage, heal and restore (content.h: ability_scaled).
  *
  * Where the rules give no number: self-casts and strikes without a listed mana

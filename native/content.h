@@ -1,7 +1,7 @@
 /*
  * content.h -- the game's content tables: the 10 hero classes, their 40
- * abilities and the 22 shop items (rules sections 3.1, 3.2 and 4, content
- * version A as spec decision 1 requires). Static const data, shared by every
+ * abilities and the 22 shop items (docs/rules.md sections 3.1, 3.2 and 4;
+ * content version A, docs/rules.md section 0). Static const data, shared by every
  * match. Distances are world units (60,000 per tile), times are ticks (24 per
  * second), angles are degrees.
  */

@@ -1,6 +1,6 @@
 /*
- * contract.h -- the observation and action contract of a seat (training sheet
- * section 3, spec training decision 3; docs/contract.md is the reference).
+ * contract.h -- the observation and action contract of a seat, modelled on the
+ * original's native training environment (docs/contract.md is the reference).
  *
  * Observation: OBS_SIZE float32 per seat, ego-centric, in the team frame
  * (s = +1 red, -1 blue; blue sees the map rotated 180 degrees, which on this

@@ -1,5 +1,5 @@
 /*
- * creeps.c -- lane creep waves and their AI (rules section 3.3).
+ * creeps.c -- lane creep waves and their AI (docs/rules.md section 3.3).
  *
  * Every wave_interval ticks (Competition 480) each living barracks spawns
  * 3 melee + 1 ranged creep at its spawn point, sideways offsets -2, -1, 0 and

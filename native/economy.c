@@ -1,7 +1,7 @@
 /*
  * economy.c -- XP, levels, gold, kills and assists, the shop, items, potions,
- * the portal scroll, ability ranks and buyback (rules section 4, spec
- * decision 4).
+ * the portal scroll, ability ranks and buyback (docs/rules.md section 4), and
+ * the score (docs/rules.md section 8).
  *
  * Units: XP is counted in 1/6000 XP (XP_FRACTION) while it is shared, whole XP
  * in HeroState.xp (lifetime, keeps counting at the level cap) and the carried
@@ -74,7 +74,7 @@
  * Buyback: match over, alive, gold (price HeroState.buyback_price, set by
  * hero_died at 100 x deaths), then hero_respawn (heroes.c) does the respawn.
  *
- * Ownership: engineer C. Calls hero_refresh_stats and hero_respawn (heroes.c),
+ * Calls hero_refresh_stats and hero_respawn (heroes.c),
  * combat_queue_hit (combat.c), unit helpers (units.c).
  */
 #include "world.h"

@@ -1,6 +1,6 @@
 /*
  * economy.h -- XP, levels, gold, kills and assists, the shop, items, potions,
- * the portal scroll and buyback (rules section 4, spec decision 4).
+ * the portal scroll and buyback, the score (docs/rules.md sections 4 and 8).
  *
  * XP: a lane creep's death shares a pool of 15 among the enemy heroes alive
  * within 6 tiles (same layer), the last hitter among them first taking 15 %;

@@ -36,7 +36,7 @@
 #define GOTA_MAX_BATTLE_TICKS 28800
 #define GOTA_MAX_UNITS 768        /* unit slots of one match */
 
-/* unit kinds (the BASIC object kinds of rules section 9) */
+/* unit kinds (the BASIC object kinds of docs/rules.md section 9) */
 #define GOTA_KIND_NONE 0
 #define GOTA_KIND_GOD 1
 #define GOTA_KIND_HERO 2
@@ -207,7 +207,7 @@ int gota_match_find_path(GotaMatch *m, int32_t sx, int32_t sz, int32_t gx, int32
 /* Seats 0-4 are red, 5-9 blue; the hero of seat s has unit id 100 + s. */
 #define GOTA_SEATS 10
 
-/* command verbs (rules section 9) */
+/* command verbs (docs/rules.md section 9) */
 #define GOTA_CMD_NOOP 0
 #define GOTA_CMD_STOP 1          /* drop orders and target */
 #define GOTA_CMD_WALK 2          /* walk to x,z; no fighting on the way */
@@ -266,7 +266,8 @@ typedef struct {
     int32_t item;        /* item id for GOTA_CMD_BUY */
 } GotaCommand;
 
-/* Per-seat statistics, cumulative since reset (training sheet section 3). */
+/* Per-seat statistics, cumulative since reset (in the order of the original's
+ * per-seat training statistics). */
 typedef struct {
     int64_t score;            /* leaderboard score: max(0, XP - 200 per battle minute) */
     int64_t outcome;          /* +1 won, -1 lost, 0 running / draw / timeout */
@@ -311,7 +312,7 @@ int gota_match_seat_stats(const GotaMatch *m, int32_t seat, GotaSeatStats *out);
 int gota_match_hero(const GotaMatch *m, int32_t seat, GotaHero *out);
 /* Pending spells visible to `team` (-1: all), up to cap. */
 int gota_match_spells(const GotaMatch *m, int32_t team, GotaSpell *out, int32_t cap, int32_t *count);
-/* The leaderboard score of a team (decision 4): mean of its heroes' scores;
+/* The leaderboard score of a team (docs/rules.md section 8): mean of its heroes' scores;
  * glory: the score for the winners of a finished match, else 0. */
 int gota_match_team_score(const GotaMatch *m, int32_t team, int64_t *score, int64_t *glory);
 const char *gota_action_error_text(int code);
@@ -454,7 +455,7 @@ int gota_map_lane(int32_t lane, int32_t *out_xz, int32_t cap, int32_t *count);
 /* Neutral camps: x,z (world) and tier, 3 ints per camp; cap counts int32 values. */
 int gota_map_camps(int32_t *out, int32_t cap, int32_t *count);
 
-/* ---- BASIC scripts (docs/basic.md; rules section 9) --------------------
+/* ---- BASIC scripts (docs/basic.md; docs/rules.md section 9) ------------
  * Opponent scripts in GotA BASIC. A compiled program is immutable and
  * reference-counted: any number of matches and lanes may share it; each seat
  * that plays it gets its own VM (variables, arrays, log) inside the match. */
@@ -514,7 +515,7 @@ int gota_match_script_log(const GotaMatch *m, int32_t seat, char *out, int32_t c
 const char *gota_error_text(int code);
 
 
-/* ---- lockstep batch (native/batch.c; spec gota-training-api.md section 2) ----
+/* ---- lockstep batch (native/batch.c; docs/arena.md) ---------------------
  * N lanes, each one match, stepped together: every agent (a hero driven by the
  * policy) gets five action heads per decision, then each lane runs action_ticks
  * ticks. Lane i of reset(seed) plays seed * lanes + i; seed -1 continues each
@@ -529,7 +530,7 @@ typedef struct GotaBatch GotaBatch;
 
 /* reward signal fields, per lane and team (signals[lane][team][GOTA_SIGNALS]) */
 #define GOTA_SIGNAL_TEAM_XP 0     /* total XP of the team's heroes */
-#define GOTA_SIGNAL_TEAM_SCORE 1  /* team leaderboard score (decision 4) */
+#define GOTA_SIGNAL_TEAM_SCORE 1  /* team leaderboard score (docs/rules.md section 8) */
 #define GOTA_SIGNAL_TOWER_HP 2    /* sum of the HP of the team's living towers (guards included) */
 #define GOTA_SIGNAL_GOD_HP 3      /* the team's god HP */
 #define GOTA_SIGNAL_OUTCOME 4     /* +1 won, -1 lost / draw / timeout on the finishing step, else 0 */

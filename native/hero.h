@@ -1,6 +1,6 @@
 /*
  * hero.h -- the ten heroes of a match: per-seat state and what heroes.c does
- * with it (rules sections 3.1, 4 and 7).
+ * with it (docs/rules.md sections 3.1, 4 and 7).
  *
  * Seats 0-4 are red, 5-9 blue; the hero of seat s has id 100 + s and keeps its
  * unit slot for the whole match (dead heroes keep the slot, alive = 0). Hit

@@ -1,7 +1,6 @@
 /*
  * heroes.c -- the ten heroes: draft, spawn, stats, timers, death and respawn,
- * and their orders in the unit phase (rules sections 3.1, 4 and 7; spec
- * decision 3). Owner: engineer A.
+ * and their orders in the unit phase (docs/rules.md sections 3.1, 4 and 7).
  *
  * Units: world units (60,000 per tile), ticks (24 per second), hit points and
  * mana as integers. Seats 0-4 are red (team 0), 5-9 blue (team 1); the hero of

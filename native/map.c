@@ -1,7 +1,7 @@
 /*
  * map.c -- builds the Competition map (map.h) once and serves it read-only.
  *
- * What it models (rules section 2, README game decision 2): our own small,
+ * What it models (docs/rules.md section 2): our own small,
  * deterministic map from the published layout facts, not the original's float
  * editor generator. 116 x 116 tiles, exact 180-degree point symmetry (tile
  * (tx, tz) <-> (115 - tx, 115 - tz), world (x, z) <-> (-x, -z)), three lanes,
@@ -120,7 +120,7 @@ static const QPt TRAIL_SEG[][2] = {
 };
 #define TRAIL_SEG_N ((int)(sizeof TRAIL_SEG / sizeof TRAIL_SEG[0]))
 
-/* structure stats by tower tier (rules 3.4) */
+/* structure stats by tower tier (docs/rules.md section 3.4) */
 typedef struct { int32_t hp, damage, range, sight, radius; } TowerStats;
 static const TowerStats TOWER_STATS[4] = {
     { 1900, 36, 300000, 7, 63000 },   /* outer */

@@ -1,7 +1,7 @@
 /*
  * map.h -- the immutable Competition map, built once and shared by every match.
  *
- * Layout facts come from rules section 2 (116 x 116 tiles, 180-degree point
+ * Layout facts come from docs/rules.md section 2 (116 x 116 tiles, 180-degree point
  * symmetry about the centre, three lanes, a river on the other diagonal with
  * four trail crossings, castles with keep and spawn room, 18 lane towers,
  * 4 god guards, 12 barracks, 2 gods, 14 camps in 7 mirrored pairs, forest
@@ -32,7 +32,7 @@
 #define MAP_CAMPS 14
 #define MAP_MAX_CAMP_MEMBERS 5
 
-/* static vision blocker heights, in 1/8 tile (rules section 5) */
+/* static vision blocker heights, in 1/8 tile (docs/rules.md section 5) */
 #define MAP_BLOCK_TREES 24
 #define MAP_BLOCK_BUILDING 28
 #define MAP_BLOCK_GOD 32
@@ -47,7 +47,7 @@ typedef struct {
     int16_t lane;          /* 0..2, -1 for gods and guards */
     int16_t tier;          /* towers: GOTA_TIER_*; barracks: side 0/1; gods: 0 */
     int32_t x, z;          /* centre, world units */
-    int32_t hp, damage, range;   /* rules section 3.4 */
+    int32_t hp, damage, range;   /* docs/rules.md section 3.4 */
     int32_t sight_tiles;   /* vision radius in tiles */
     int32_t eye8;          /* eye height, 1/8 tile */
     int32_t blocker8;      /* vision blocker height while alive, 1/8 tile */

@@ -2,7 +2,7 @@
  * match.c -- one match: configuration, lifecycle, the tick, and the public
  * inspection API of gota.h.
  *
- * The tick is a fixed list of named phases (rules section 7):
+ * The tick is a fixed list of named phases (docs/rules.md section 7):
  *   sync buildings -> creep wave timer -> tick + 1 -> vision -> snapshot ->
  *   creeps, towers (all against the same snapshot) -> combat resolution
  *   (hits, then deaths) -> corpse cleanup -> collision -> god check
@@ -164,7 +164,7 @@ int gota_match_reset(GotaMatch *m, int64_t seed)
         scripts_after_draft(m);
     }
     bots_reset(m);
-    m->next_id = 1000;   /* heroes own ids 100..109 (rules section 7); spawned units start here */
+    m->next_id = 1000;   /* heroes own ids 100..109 (docs/rules.md section 3); spawned units start here */
     return GOTA_OK;
 }
 

@@ -1,5 +1,5 @@
 /*
- * nav.c -- per-match navigation (rules section 6): live building occupancy,
+ * nav.c -- per-match navigation (docs/rules.md section 6): live building occupancy,
  * exact segment-versus-grid tests, tile A* with string-pulling and a path
  * cache, integer steering and body collision.
  *

@@ -1,6 +1,6 @@
 /*
  * nav.h -- per-match navigation: live occupancy, A* with string-pulling, a
- * path cache, steering and body collision (rules section 6).
+ * path cache, steering and body collision (docs/rules.md section 6).
  *
  * Grid A* over tiles with 4-neighbour links taken from MapData.edges (cliffs
  * are missing links, ramps are present). Step cost 32 + |height change| in

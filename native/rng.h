@@ -1,5 +1,5 @@
 /*
- * rng.h -- SplitMix64, the one random stream of a match (rules section 1).
+ * rng.h -- SplitMix64, the one random stream of a match (docs/rules.md section 1).
  * Seeded with the match seed reinterpreted as uint32, then one draw discarded.
  * below(n) = ((next >> 32) * n) >> 32. The state lives in the match.
  */

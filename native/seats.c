@@ -1,6 +1,6 @@
 /*
  * seats.c -- the public view of heroes: per-seat stats, hero details, spell
- * warnings, team scores (spec decision 4) and names for tools. Read-only:
+ * warnings, team scores (docs/rules.md section 8) and names for tools. Read-only:
  * nothing here changes a match. Derived values (score, outcome, level, gold,
  * alive) are computed when read, so they are never stale.
  */
@@ -75,7 +75,7 @@ int gota_match_hero(const GotaMatch *m, int32_t seat, GotaHero *out)
     return GOTA_OK;
 }
 
-/* A team sees an enemy spell when its aim point is visible (rules section 5). */
+/* A team sees an enemy spell when its aim point is visible (docs/rules.md section 5). */
 int gota_match_spells(const GotaMatch *m, int32_t team, GotaSpell *out, int32_t cap, int32_t *count)
 {
     if (!m || !out || !count) return GOTA_ERR_NULL;

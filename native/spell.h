@@ -1,5 +1,5 @@
 /*
- * spell.h -- casting abilities and the spells in flight (rules section 3.2).
+ * spell.h -- casting abilities and the spells in flight (docs/rules.md section 3.2).
  *
  * A cast is validated in the rules' order (alive, not channeling, not stunned,
  * not silenced, rank >= 1, fewer than 512 live spells, cooldown 0, charges > 0,

@@ -1,5 +1,6 @@
 /*
- * structures.c -- lane towers, god guards, barracks and gods (rules 3.4).
+ * structures.c -- lane towers, god guards, barracks and gods (docs/rules.md
+ * section 3.4).
  *
  * Every map building becomes a unit at reset and keeps its slot for the whole
  * match. Exposure: a lane tower is damageable once every lower tier of its lane

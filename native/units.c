@@ -1,9 +1,9 @@
 /*
  * units.c -- what every unit kind shares: slots and ids, the event log, the
  * per-tick snapshot with its spatial buckets, hostile scans, attack reach
- * (rules section 3.1: centre range for units, max(range, 105,000) to the
+ * (docs/rules.md section 3.1: centre range for units, max(range, 105,000) to the
  * nearest point of a tower or barracks footprint, 255,000 to a god's centre),
- * the swing counter, and path following for mobile units (rules section 6:
+ * the swing counter, and path following for mobile units (docs/rules.md section 6:
  * replan at most every 6 ticks on a goal change, 24 ticks after a failed
  * search, or after 24 stuck ticks).
  *
@@ -378,7 +378,7 @@ static void plan(GotaMatch *m, int slot, int32_t gx, int32_t gz)
     s->replan_tick = m->tick + (s->path.n ? CREEP_REPLAN_GOAL : CREEP_REPLAN_FAILED);
 }
 
-/* Follow a path toward (gx, gz), replanning under the section 6 rules. */
+/* Follow a path toward (gx, gz), replanning under the rules of docs/rules.md section 6. */
 void unit_move_toward(GotaMatch *m, int slot, int32_t gx, int32_t gz)
 {
     GotaUnit *u = &m->unit[slot];

@@ -1,5 +1,5 @@
 /*
- * vision.c -- per-team fog of war on the tile grid (rules section 5).
+ * vision.c -- per-team fog of war on the tile grid (docs/rules.md section 5).
  *
  * What it models: a tile T is visible from a source on tile S (radius r tiles,
  * eye height e) when dx^2 + dz^2 <= r^2 and the straight ray is clear. The ray

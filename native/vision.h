@@ -1,5 +1,5 @@
 /*
- * vision.h -- per-team fog of war on the tile grid (rules section 5).
+ * vision.h -- per-team fog of war on the tile grid (docs/rules.md section 5).
  *
  * A tile is visible to a team when some source of that team has it within its
  * circle (dx^2 + dz^2 <= r^2, in tiles) and the straight ray is not blocked:

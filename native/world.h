@@ -26,7 +26,7 @@
 #include "basic.h"
 #include "fixmath.h"
 
-/* ---- rule numbers (rules sections 3.3, 3.4, 7) -------------------------- */
+/* ---- rule numbers (docs/rules.md sections 3.3, 3.4 and 7) -------------- */
 #define CREEP_HP 60
 #define CREEP_DAMAGE 12
 #define CREEP_MELEE_RANGE 54000
@@ -227,7 +227,7 @@ static inline int64_t unit_building_box_dist2(const GotaMatch *m, int i, int32_t
     int32_t cz = z < box[1] ? box[1] : (z > box[3] ? box[3] : z);
     return fx_dist2(x, z, cx, cz);
 }
-/* Attacker in reach of target from (ax, az) (rules section 3.1): a god by its
+/* Attacker in reach of target from (ax, az) (docs/rules.md section 3.1): a god by its
  * centre (max(range, GOD_REACH)), a tower or barracks by its footprint
  * (max(range, BUILDING_MIN_REACH)), any other unit by its snapshot centre.
  * Inline: acquisition loops and every observed object ask it. */

@@ -8,7 +8,7 @@ from gota_arena import (
     ability_name, class_name, item_name,
 )
 
-ROLE_OF_CLASS = [0, 1, 2, 3, 4, 0, 1, 2, 3, 4]   # rules section 3.1: frontline, carry, mage, support, fighter
+ROLE_OF_CLASS = [0, 1, 2, 3, 4, 0, 1, 2, 3, 4]   # docs/rules.md section 3.1: frontline, carry, mage, support, fighter
 
 
 def test_default_draft_gives_each_team_one_hero_per_role():

@@ -73,6 +73,32 @@ def test_table_counts_and_order():
     assert a["mean_glory"] == 450 and a["rating"] > b["rating"]
 
 
+def test_the_table_says_how_it_ranks(tmp_path):
+    """A higher win rate with more losses ranks lower; the table says why (docs/leaderboard.md)."""
+    from gota_arena.evaluate import report
+    from gota_arena.evaluate.ratings import matrix
+
+    def game(key, red, blue, winner):
+        return {"key": key, "red": red, "blue": blue, "winner": winner, "result": "win" if winner else "timeout",
+                "red_score": 0, "blue_score": 0, "red_glory": 0, "blue_glory": 0}
+
+    # base.bas: 2 wins, 2 losses (win rate 0.5); rusher: 1 win, 3 timeouts (win rate 0.25)
+    results = [game("1", "base.bas", "idle", "red"), game("2", "idle", "base.bas", "blue"),
+               game("3", "base.bas", "idle", "blue"), game("4", "idle", "base.bas", "red"),
+               game("5", "rusher", "idle", "red"), game("6", "idle", "rusher", None),
+               game("7", "rusher", "idle", None), game("8", "idle", "rusher", None)]
+    names = ["base.bas", "rusher", "idle"]
+    rows = table(names, results)
+    assert [r["entrant"] for r in rows][:2] == ["rusher", "base.bas"]
+    assert rows[0]["win_rate"] < rows[1]["win_rate"]
+    ranking = ("ranked by (wins - losses) per game, then mean score, then mean Glory, then mean team XP, "
+               "then rating")
+    text = report.text_table(rows)
+    assert ranking in text and "neither a win nor a loss" in text
+    assert text.index(ranking) > text.index("rusher"), "under the table"
+    assert "R" + ranking[1:] in report.markdown(rows, matrix(names, results), {})
+
+
 def test_the_heatmap_shows_every_entrant_that_played_a_trained_policy_too(tmp_path):
     from gota_arena.evaluate import report
     from gota_arena.evaluate.ratings import matrix

@@ -631,6 +631,51 @@ def test_example_plugin_by_name(example):
     assert example.EPISODES["episodes"] == before["episodes"] + 3
 
 
+def test_the_listing_shows_whole_plain_first_sentences_bundled_and_example(example, capsys):
+    """``python -m gota_arena plugins``: every description as its whole first sentence
+    in plain text (a description may be a docstring, markup and all), for the bundled
+    plugins, the example and an inline plugin."""
+    from gota_arena.__main__ import plugins_command
+
+    class Documented:
+        """Pushes a lane with ``xp`` rewards, see :class:`gota_arena.Match` and
+        `the docs <https://example.org>`_, e.g. **early**.
+
+        Details that the listing leaves out."""
+
+    class Inline:
+        @hookimpl
+        def gota_register_reward_modes(self, register):
+            register("documented", lambda: plugins.reward_mode("xp"), Documented.__doc__)
+
+    with plugins.registered(Inline(), name="inline"):
+        assert plugins_command() == 0
+        registered = [(name, r.description) for kind in plugins.KINDS
+                      for name, r in plugins.registrations(kind).items()]
+    out = capsys.readouterr().out
+    shown = []   # (name, description) per registration line, continuation lines joined
+    for line in out.splitlines():
+        if re.match(r" {4}\S", line):
+            name, _, text = line.strip().partition(" ")
+            shown.append((name, text.strip()))
+        elif re.match(r" {19}\S", line):
+            shown[-1] = (shown[-1][0], f"{shown[-1][1]} {line.strip()}")
+    assert sorted(name for name, _ in shown) == sorted(name for name, _ in registered)
+    shown = dict(shown)
+    for text in shown.values():
+        assert "`" not in text and "**" not in text and ":class:" not in text, text
+    assert shown["documented"] == "Pushes a lane with xp rewards, see gota_arena.Match and the docs, e.g. early."
+    assert shown["xp_outcome"] == "xp plus 50 x outcome on the final step."
+    assert shown["leaderboard"] == ("potential = team score; on the finishing step it becomes the Glory (the score "
+                                    "if the team won, else 0): an episode returns Glory / 1000.")
+    assert shown["advantage"].endswith("/ 1000, plus the outcome on the final step; zero-sum while running.")
+    assert shown["example_charger"] == "example plugin: casts, hits the weakest, charges the enemy god"
+    assert shown["example_push"] == "example plugin: enemy tower HP destroyed / 1000 + outcome"
+    assert shown["base.bas"] == "BASIC script: the C bot base ported to BASIC: nearest enemy, potions, class gear"
+    assert plugins.summary("Writes 1.5 frames a tick. Then more.") == "Writes 1.5 frames a tick."
+    assert plugins.summary("An example::\n\n    code") == "An example."
+
+
 @pytest.mark.parametrize("opponent_name", ["example_charger"])
 class TestExampleOpponent(OpponentSuite):
     @pytest.fixture(autouse=True)

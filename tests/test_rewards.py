@@ -1,4 +1,4 @@
-"""Reward signals and the bundled reward modes (spec README, training decision 4).
+"""Reward signals and the bundled reward modes (docs/rules.md section 8).
 
 The signals the arena writes are checked against the simulator itself: a
 ``Match`` replays each arena lane (same seed, bots, actions and ticks: a lane

@@ -3,6 +3,7 @@
 names and options on the command line, through the compose API."""
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -136,6 +137,25 @@ def test_plugins_and_demo_subcommands():
     assert "gota_bundled.policies" in out and "mlp" in out and "lstm" in out and "gota_bundled.bots" in out
     out = ok(gota("demo", "--ticks", "240"))
     assert "demo: seed 1, 240 ticks" in out
+
+
+def test_demo_says_game_time_apart_from_wall_time_and_names_its_columns(capsys):
+    """Game time in ticks and m:ss (24 ticks a game second), wall time apart from it,
+    how the match ended and when, and a hero table that names kills, deaths and assists."""
+    from gota_arena.__main__ import demo
+
+    assert demo(seed=1, ticks=240) == 0
+    out = capsys.readouterr().out
+    assert "game time    240 ticks = 0:10 (10.0 s of game time, 24 ticks a game second)" in out
+    assert re.search(r"wall time +\d+\.\d\d s of real time stepping the simulator: [\d,]+ ticks/s", out), out
+    assert "simulated time" not in out
+    assert "result       timed out at tick 240 (0:10 game time): no god fell" in out
+    lines = out.splitlines()
+    header = next(i for i, line in enumerate(lines) if line.startswith("  heroes"))
+    assert lines[header].split()[1:] == ["seat", "team", "hero", "level", "kills", "deaths", "assists"]
+    rows = [line.split() for line in lines[header + 1:header + 11]]
+    assert [row[0] for row in rows] == [str(seat) for seat in range(10)]
+    assert all(row[-4:] == ["1", "0", "0", "0"] for row in rows), rows   # level 1, no kills in 10 s
 
 
 def test_help_lists_every_experiment_and_a_mistyped_command_is_named():

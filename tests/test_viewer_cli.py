@@ -42,6 +42,21 @@ def test_record_writes_a_replay_and_its_page(recorded):
     assert "gota-frames" in text and "GotA replay: seed 3" in text
 
 
+def test_record_says_who_won_and_when_or_that_it_timed_out(tmp_path, capsys):
+    code, printed = run(["--record", "--seed", "3", "--bots", "red=base,blue=idle",
+                         "--out", str(tmp_path / "w.gotareplay")])
+    assert code == 0 and printed == [str(tmp_path / "w.gotareplay")]   # standard output: only the paths
+    r = R.load(tmp_path / "w.gotareplay")
+    assert (r.result, r.winner) == ("win", "red")
+    said = capsys.readouterr().err
+    seconds = r.final_tick // 24   # 24 ticks a game second
+    assert f"red won at tick {r.final_tick} ({seconds // 60}:{seconds % 60:02d} game time)" in said, said
+    code, _ = run(["--record", "--seed", "3", "--bots", "red=base,blue=idle", "--ticks", "240",
+                   "--out", str(tmp_path / "t.gotareplay")])
+    assert code == 0
+    assert "timed out at tick 240 (0:10 game time): no god fell" in capsys.readouterr().err
+
+
 def test_page_and_pictures_of_a_replay(recorded, tmp_path):
     d, _ = recorded
     html = tmp_path / "view.html"

@@ -23,6 +23,11 @@ def write_text(path: str, text: str) -> None:
     os.replace(tmp, path)
 
 
+# how ratings.table orders the rows (docs/leaderboard.md, "Ranking follows ...")
+RANKING = ("ranked by (wins - losses) per game, then mean score, then mean Glory, then mean team XP, then rating;",
+           "a draw or timeout is neither a win nor a loss, so a higher win rate with more losses can rank lower")
+
+
 def text_table(rows: List[dict]) -> str:
     lines = [f"{'#':>2}  {'entrant':<22} {'games':>5}  {'W-L-D-T':<13} {'win rate (95% CI)':<22} "
              f"{'score':>7} {'glory':>7} {'xp':>7} {'rating':>7}"]
@@ -31,7 +36,7 @@ def text_table(rows: List[dict]) -> str:
         ci = f"{r['win_rate']:.2f} [{r['win_rate_lo']:.2f}, {r['win_rate_hi']:.2f}]"
         lines.append(f"{r['rank']:>2}  {r['entrant']:<22} {r['games']:>5}  {wldt:<13} {ci:<22} "
                      f"{r['mean_score']:>7.0f} {r['mean_glory']:>7.0f} {r['mean_xp']:>7.0f} {r['rating']:>7.2f}")
-    return "\n".join(lines)
+    return "\n".join(lines + list(RANKING))
 
 
 def markdown(rows: List[dict], matrix: dict, errors: dict) -> str:
@@ -42,6 +47,8 @@ def markdown(rows: List[dict], matrix: dict, errors: dict) -> str:
                    f"{r['timeouts']} | {r['win_rate']:.2f} [{r['win_rate_lo']:.2f}, {r['win_rate_hi']:.2f}] | "
                    f"{r['mean_score']:.0f} | {r['mean_glory']:.0f} | {r['mean_xp']:.0f} | {r['rating']:.2f} "
                    f"({r['rating_mu']:.1f} ± {r['rating_sigma']:.1f}) |")
+    ranking = " ".join(RANKING)
+    out += ["", ranking[0].upper() + ranking[1:] + "."]
     names = [r["entrant"] for r in rows]
     out += ["", "Wins-draws/timeouts-losses of the row against the column:", "",
             "| | " + " | ".join(names) + " |", "|---" * (len(names) + 1) + "|"]

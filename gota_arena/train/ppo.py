@@ -55,9 +55,11 @@ from .league import League
 from .report import Reporter, _fmt_time
 
 CHECKPOINT = Path("checkpoints") / "last.pt"
-# config keys that may change when a run is resumed (budget, logging, evaluation)
+# config keys that may change when a run is resumed (budget, logging, evaluation, thread counts: a
+# resumed run on a busier machine may take fewer threads; float sums then differ in the last bits)
 RESUMABLE = ("trainer.total_steps", "trainer.resume", "trainer.progress", "trainer.progress_every",
-             "trainer.tensorboard", "trainer.plots", "trainer.backend", "eval")
+             "trainer.tensorboard", "trainer.plots", "trainer.backend", "trainer.torch_threads",
+             "trainer.learn_threads", "env.threads", "eval")
 
 
 class TrainingError(GotaError):
@@ -206,7 +208,7 @@ def _train(cfg, plain: dict, run_dir: Path, ddp: distributed.Distributed, stop_a
         if changed:
             raise TrainingError(f"the config differs from the checkpoint's in {', '.join(changed)}; resume with "
                                 f"the run's own overrides (see {run_dir / 'config.yaml'}); only the budget, "
-                                "logging and evaluation may change")
+                                "logging, evaluation and thread counts may change")
         if ck.get("world_size", 1) != ddp.world:
             raise TrainingError(f"{ckpt_path} was written by a run of {ck.get('world_size', 1)} rank(s); resume it "
                                 f"with as many (this one has {ddp.world}): the ranks' matches and RNG states "

@@ -99,6 +99,7 @@ def replay_command(argv=None, stdout=None) -> int:
     """Run ``gota-arena replay`` with ``argv`` (without the word 'replay'); returns the exit status."""
     from .. import replay as R
     from ..errors import GotaError
+    from ..sim import outcome
     from . import build, pictures
 
     out_stream = stdout or sys.stdout
@@ -115,9 +116,11 @@ def replay_command(argv=None, stdout=None) -> int:
                 p.error("--record: give the replay file once (FILE or --out)")
             started = time.perf_counter()
             path = record_match(args.seed, args.bots, args.ticks, path)
+            took = time.perf_counter() - started
             print(path, file=out_stream)
-            print(f"  recorded seed {args.seed} in {time.perf_counter() - started:.1f} s", file=sys.stderr)
             replay, html_out = R.load(path), (build.default_html_path(path) if args.html else None)
+            print(f"  recorded seed {args.seed} in {took:.1f} s (wall time); "
+                  f"{outcome(replay.result, replay.winner, replay.final_tick)}", file=sys.stderr)
         else:
             if not args.file:
                 p.error("give the replay file (or --record to make one)")

@@ -1,5 +1,5 @@
 /*
- * test_abilities.c -- casting and spells (rules section 3.2) with the spec's
+ * test_abilities.c -- casting and spells (docs/rules.md section 3.2) with its
  * numbers: the validation order, charges and recharge, rank scaling, mana,
  * self-casts, projectile flight time, every area shape's edges, allies and
  * unexposed towers spared, heals on allied heroes only, height, controls,

@@ -1,5 +1,5 @@
 /*
- * test_camps.c -- neutral camps with the numbers of rules section 3.5: spawn on
+ * test_camps.c -- neutral camps with the numbers of docs/rules.md section 3.5: spawn on
  * the first battle tick with the map's member counts and tier stats, provocation
  * by proximity (2 tiles, line of sight) and by damage, the attack cadence
  * (hit 14 ticks after coming in reach, then every 32), stun and root, the leash

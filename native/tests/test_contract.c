@@ -67,7 +67,7 @@ static void test_layout(void)
     CHECK_EQ(OBS_TERRAIN, 1310);
     CHECK_EQ(OBS_GOAL, 1391);
     CHECK_EQ(MASK_SIZE, 203);
-    CHECK_EQ(MASK_CAST_POINT_ABILITY, 187);   /* the section-3 187 bytes come first, unchanged */
+    CHECK_EQ(MASK_CAST_POINT_ABILITY, 187);   /* the original's 187 mask bytes come first, unchanged */
     CHECK_EQ(CONTRACT_LOGITS, 92);
     CHECK_EQ(MASK_FLAT_SIZE, 92);
     /* the obs blocks tile [0, OBS_SIZE) in order, each row named in full */

@@ -1,5 +1,5 @@
 /* test_economy.c -- XP, levels, gold, kills, assists, score, shop, potions,
- * poison, portal, ability ranks and buyback (rules section 4, decision 4).
+ * poison, portal, ability ranks and buyback (docs/rules.md sections 4 and 8).
  * White-box: matches from gota_match_new (ten heroes, classes 0..9 on seats
  * 0..9), state set up directly through world.h, economy functions called
  * directly so other phases never interfere. */

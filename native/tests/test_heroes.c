@@ -1,5 +1,5 @@
 /*
- * test_heroes.c -- heroes and commands with the spec's numbers: the draft,
+ * test_heroes.c -- heroes and commands with the numbers of docs/rules.md: the draft,
  * spawn stats, level growth, mana regen, spawn-room recovery, death, respawn
  * and buyback price, basic attack timing, auto-acquire radii and tie order,
  * ranged attacks, auto-acquire with its per-phase building lists (against a

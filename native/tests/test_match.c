@@ -1,5 +1,5 @@
 /*
- * test_match.c -- the rules of part 1 with the spec's numbers: exposure chain,
+ * test_match.c -- the rules of part 1 with the numbers of docs/rules.md: exposure chain,
  * tower fire and target priority, creep waves, creep attacks, simultaneous
  * combat resolution, structure destruction, game end, determinism and lane
  * isolation, and bad input to every entry point.

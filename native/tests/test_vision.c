@@ -2,7 +2,7 @@
  * test_vision.c -- fog of war (vision.c) against hand-computed cases on small
  * synthetic maps and against a plain brute-force ray trace written here.
  *
- * Heights are in 1/8 tile. Ray rule (rules section 5): n = max(|dx|,|dz|),
+ * Heights are in 1/8 tile. Ray rule (docs/rules.md section 5): n = max(|dx|,|dz|),
  * step i in 1..n-1 is blocked when (terrain + blocker) * n >= h0*(n-i) + h1*i,
  * h0 = source terrain + eye, h1 = target terrain + 3. Hero r 10 eye 14, creep
  * r 5 eye 12.

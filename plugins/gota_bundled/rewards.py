@@ -1,7 +1,8 @@
-"""The bundled reward modes (spec README, training decision 4)."""
+"""The bundled reward modes (docs/rules.md section 8)."""
 import numpy as np
 
 from gota_arena import hookimpl
+from gota_arena.plugins import summary
 from gota_arena.rewards import DONE, GOD_HP, OUTCOME, TEAM_SCORE, TEAM_XP, TOWER_HP, PotentialReward
 
 
@@ -56,4 +57,4 @@ class Advantage(PotentialReward):
 @hookimpl
 def gota_register_reward_modes(register):
     for mode in (Leaderboard, Xp, XpOutcome, Advantage):
-        register(mode.name, mode, mode.__doc__.split("\n")[0])
+        register(mode.name, mode, summary(mode.__doc__))
