@@ -13,6 +13,7 @@ Target: >= 5,000 agent-steps/s for the default self-play run.
 """
 import argparse
 import csv
+import json
 import os
 import platform
 import statistics
@@ -25,6 +26,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from gota_arena.policies import read_policy_metadata  # noqa: E402
 from gota_arena.train.cli import compose  # noqa: E402
 from gota_arena.train.ppo import train  # noqa: E402
 
@@ -47,6 +49,7 @@ def measure(experiment: str, updates: int, warmup: int, extra: list) -> dict:
         cfg.trainer.total_steps = batch * (warmup + updates)
         cfg.trainer.checkpoint_every = 10 ** 6
         summary = train(cfg, Path(tmp) / "run", stream=open(os.devnull, "w"))
+        built = json.loads(read_policy_metadata(str(Path(tmp) / "run" / "policy.safetensors"))["config"])
         wall, cpu = time.perf_counter() - start, time.process_time() - cpu
         with open(Path(tmp) / "run" / "metrics.csv", newline="") as f:
             rows = list(csv.DictReader(f))[warmup:]
@@ -59,7 +62,7 @@ def measure(experiment: str, updates: int, warmup: int, extra: list) -> dict:
             "rollout_share": statistics.median(r / (r + l) for r, l in zip(rollout, learn)),
             "wall": wall, "cpu": cpu, "steps": summary["global_step"],
             "threads": (cfg.env.threads, cfg.trainer.torch_threads, cfg.trainer.learn_threads),
-            "epochs": cfg.trainer.update_epochs, "policy": cfg.policy.name, "hidden": cfg.policy.options.hidden}
+            "epochs": cfg.trainer.update_epochs, "policy": cfg.policy.name, "hidden": built.get("hidden")}
 
 
 def section(results: list, command: str, load: tuple) -> str:

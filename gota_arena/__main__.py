@@ -103,8 +103,27 @@ def _looks_like_a_command(word: str) -> bool:
     return word not in SUBCOMMANDS and not word.startswith(("-", "+", "~")) and "=" not in word
 
 
+def _plugin_warnings_as_lines() -> None:
+    """A broken installed plugin is left out with a PluginWarning: on the command line,
+    one line that says so (not Python's warning format with a source line)."""
+    import warnings
+
+    from .errors import PluginWarning
+
+    show = warnings.showwarning
+
+    def showwarning(message, category, filename, lineno, file=None, line=None):
+        if issubclass(category, PluginWarning):
+            (file or sys.stderr).write(f"gota-arena: warning: {message}\n")
+        else:
+            show(message, category, filename, lineno, file, line)
+
+    warnings.showwarning = showwarning
+
+
 def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
+    _plugin_warnings_as_lines()
     if argv and _looks_like_a_command(argv[0]):
         import difflib
         commands = [c for c in SUBCOMMANDS if not c.startswith("-")]

@@ -278,12 +278,19 @@ class ScriptOpponent(Opponent):
 
 
 def bundled_scripts() -> dict:
-    """The project's own .bas bots: {name: path} (plugins/gota_bundled/bas)."""
-    try:
-        from gota_bundled import scripts
-    except ImportError:  # the plugins folder is not on the path
-        return {}
-    return dict(scripts.SCRIPTS)
+    """The BASIC scripts gota-arena's own plugins register as opponents:
+    {name: path} (``base.bas``, ``rusher.bas``, ``puller.bas``), read from the
+    plugin registry (empty where GOTA_LOAD_PLUGINS leaves them out)."""
+    from . import plugins
+
+    bundled = set(plugins.bundled())
+    found = {}
+    for name, entry in plugins.registrations("opponents").items():
+        if entry.plugin in bundled and name.lower().endswith(".bas"):
+            script = getattr(entry.factory(), "script", None)
+            if isinstance(script, Program) and script.path:
+                found[name] = Path(script.path)
+    return found
 
 
 __all__ = ["BasicSyntaxError", "Program", "compile", "compile_file", "program", "script_seats", "seat_programs", "ScriptStatus",

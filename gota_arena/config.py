@@ -14,7 +14,17 @@ config group of ``conf/``:
 files or the command line set is checked against these types: a misspelled key
 or a wrong type stops the run before anything starts, with Hydra's message.
 Names of plugins (policy, reward mode, opponents) are checked against the
-registries right after composition (``check_names``).
+registries right after composition (``check_names``), with their options.
+
+A plugin's options are free dicts (``FREE_DICTS``): whatever keys the plugin's
+factory takes, set the obvious way on the command line
+(``reward.options.per=50``, ``reward.options={per: 50}``,
+``opponent.options.my_bot.level=2``); the factory checks them. The options of a
+policy or reward mode default to none, so the factory's own defaults apply and
+the **name decides them**: ``policy.name=lstm`` (or ``policy=lstm``) never
+inherits another policy's options. ``register()`` also makes ``policy=<name>``
+and ``reward=<name>`` work for every registered name that ``conf/`` has no file
+for (a plugin's).
 """
 from __future__ import annotations
 
@@ -47,7 +57,7 @@ class EnvConfig:
 @dataclass
 class PolicyConfig:
     name: str = "entity"                 # a registered policy adapter (python -m gota_arena plugins)
-    options: Dict[str, Any] = field(default_factory=dict)   # the adapter's constructor options
+    options: Dict[str, Any] = field(default_factory=dict)   # the adapter's factory options; none: its defaults
 
 
 @dataclass
@@ -143,12 +153,40 @@ class Config:
     leaderboard: LeaderboardConfig = field(default_factory=LeaderboardConfig)
 
 
-def register() -> None:
-    """Store the schemas in Hydra's ConfigStore (``base_config`` and one per group)."""
+# dicts whose keys are the plugins' (or the simulator's) to check, not the schema's:
+# a new key needs no "+" on the command line
+FREE_DICTS = ("env.match", "policy.options", "reward.options", "opponent.options")
+# config groups whose options are registered names: group -> plugin kind
+NAMED_GROUPS = {"policy": "policies", "reward": "reward_modes"}
+
+
+def register(conf_dir=None) -> None:
+    """Store the schema in Hydra's ConfigStore as ``base_config`` (with its
+    ``FREE_DICTS`` open to new keys) and, for every registered policy and reward
+    mode that ``conf_dir`` has no file for, a group option of that name, so that
+    ``policy=<name>`` / ``reward=<name>`` choose it with its own default options."""
+    import re
+    from pathlib import Path
+
     from hydra.core.config_store import ConfigStore
+    from omegaconf import OmegaConf
+
+    from . import plugins
+    from .errors import PluginError
 
     cs = ConfigStore.instance()
-    cs.store(name="base_config", node=Config)
+    node = OmegaConf.structured(Config)
+    for key in FREE_DICTS:
+        OmegaConf.set_struct(OmegaConf.select(node, key), False)
+    cs.store(name="base_config", node=node)
+    for group, kind in NAMED_GROUPS.items():
+        try:
+            names = plugins.names(kind)
+        except PluginError:   # e.g. a name registered twice: check_names says so after composition
+            continue
+        for name in names:
+            if re.fullmatch(r"[\w.-]+", name) and not (conf_dir and (Path(conf_dir) / group / f"{name}.yaml").exists()):
+                cs.store(group=group, name=name, node={"name": name, "options": {}})
 
 
 def check_values(cfg) -> None:
@@ -226,4 +264,4 @@ def check_names(cfg) -> None:
 
 
 __all__ = ["Config", "LeaderboardConfig", "EnvConfig", "PolicyConfig", "OpponentConfig", "RewardConfig", "TrainerConfig", "EvalConfig",
-           "Rule", "register", "check_values", "check_names", "self_play_lanes", "RULES"]
+           "Rule", "register", "check_values", "check_names", "self_play_lanes", "RULES", "FREE_DICTS", "NAMED_GROUPS"]

@@ -47,6 +47,13 @@ class PluginError(GotaError, ValueError):
     action, a reward mode's NaN. The message names the plugin."""
 
 
+class PluginWarning(UserWarning):
+    """An installed plugin is broken (it fails to import, has a hook with a wrong
+    name or signature, or raises in a hook) and is left out, or ``GOTA_LOAD_PLUGINS``
+    names a plugin that is not installed. The message names the plugin, the error
+    and how to leave it out."""
+
+
 class ArgumentRangeError(GotaError, ValueError):
     """GOTA_ERR_RANGE for an argument of a call (ticks, team, seed, ...)."""
 

@@ -1,17 +1,22 @@
 """Every hook of gota-arena: the whole manual a plugin author needs.
 
 A plugin is a module (or any object) with functions named after these hooks and
-marked ``@gota_arena.hookimpl``; the bundled plugins in ``plugins/gota_bundled``
-are written the same way. A third-party plugin is found through the
-``gota_arena`` entry-point group of its distribution:
+marked ``@gota_arena.hookimpl``. Every plugin is found through the
+``gota_arena`` entry-point group of its distribution, the bundled ones in
+``plugins/gota_bundled`` too (gota-arena's own pyproject.toml lists them):
 
     [project.entry-points.gota_arena]
     my_plugin = "my_package.my_module"
 
-Hook names start with ``gota_``; a misspelled one is an error at start-up. The
-environment variable ``GOTA_LOAD_PLUGINS`` (comma-separated entry-point names,
-empty for none) restricts which installed plugins load; bundled ones always do.
-``python -m gota_arena plugins`` lists what is loaded and what each registers.
+Hook names start with ``gota_``; a misspelled one, or one with other
+arguments, leaves the plugin out with a ``PluginWarning`` at start-up (an
+error for a plugin registered in the process). The environment variable
+``GOTA_LOAD_PLUGINS`` chooses which installed plugins load: unset, all of
+them; set, gota-arena's own plus the entry-point names it lists (comma-separated;
+``*`` for all), less those written ``-name``. ``python -m gota_arena plugins``
+lists what is loaded and what each registers.
+
+Importing this module loads neither the simulator nor torch.
 """
 from __future__ import annotations
 
@@ -69,10 +74,13 @@ def gota_register_policies(register: Register) -> None:
     """Register policy adapters by name.
 
     Call ``register(name, factory, description="")``. ``factory(**config)``
-    builds a fresh ``gota_arena.policies.Policy`` from its config (the
-    ``policy`` config group's options); ``gota_arena.policies.load_policy``
-    calls the same factory with the config stored in a checkpoint, then loads
-    the weights.
+    builds a fresh policy (the protocol of ``gota_arena/policies.py``) from its
+    config (the ``policy`` config group's options; none set: the factory's
+    defaults); ``gota_arena.policies.load_policy`` calls the same factory with
+    the config stored in a checkpoint, then loads the weights. PPO trains a
+    policy that is a ``torch.nn.Module`` with ``forward_act``, ``evaluate`` and
+    ``get_value`` (docs/plugins.md, "Policies PPO can train";
+    ``gota_arena.train.ppo.trainable_problems`` says what one lacks).
     """
 
 

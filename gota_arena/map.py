@@ -1,8 +1,21 @@
-"""The shared, immutable map: tiles, lane routes, neutral camps, and a PNG renderer.
+"""The shared, immutable map: tiles, lane routes, neutral camps, landmarks in the
+team frame, and a PNG renderer.
 
 Tiles are row-major: ``tiles[tz, tx]``, tz the row (south), tx the column (east).
 World units put the map centre at (0, 0); tile (tx, tz) covers
 ``x in [(tx - MAP_TILES/2) * TILE, ... + TILE)``.
+
+**The team frame** (docs/contract.md): every position a seat observes is in its
+team's frame, world coordinates for red and negated for blue (the map is
+point-symmetric), in tiles from the centre / 64 (the observation's
+``x*s/64tiles``). The landmarks a scripted opponent or a reward aims at, in that
+frame and in tiles from the centre (so the same numbers for both teams; multiply
+an observed position by 64 to compare), read from the simulator on first use:
+
+    OWN_GOD, ENEMY_GOD    (x, z) of the seat's own god and of the enemy god
+    LANES                 three routes, each ((x, z), ...) from the own gate to the enemy gate;
+                          LANES[k] is world lane k for red and world lane 2 - k for blue
+    to_team_frame(team, x, z)    a world point (world units) in a team's frame, in tiles
 """
 from __future__ import annotations
 
@@ -71,6 +84,52 @@ def _pairs(call, what: str, range_hint: str) -> list:
             continue
         check(code, what, range_hint if code in (lib.GOTA_ERR_RANGE, lib.GOTA_ERR_INDEX) else "")
         return [(int(out[2 * i]), int(out[2 * i + 1])) for i in range(count[0])]
+
+
+# ---- the team frame -----------------------------------------------------------
+_TEAM_FRAME = ("OWN_GOD", "ENEMY_GOD", "LANES")
+
+
+def to_team_frame(team, x, z) -> tuple:
+    """World point (x, z) (world units) in ``team``'s frame, in tiles from the centre:
+    as a seat of that team observes it (times 64)."""
+    s = -1.0 if int(_lookup_team(team)) == Team.BLUE else 1.0
+    return s * x / TILE + 0.0, s * z / TILE + 0.0   # + 0.0: no negative zeros
+
+
+def _lookup_team(team) -> Team:
+    if isinstance(team, str):
+        try:
+            return Team[team.upper()]
+        except KeyError:
+            raise ArgumentRangeError(f"team must be red or blue, got {team!r}") from None
+    if isinstance(team, bool) or int(team) not in (Team.RED, Team.BLUE):
+        raise ArgumentRangeError(f"team must be red (0) or blue (1), got {team!r}")
+    return Team(int(team))
+
+
+@functools.lru_cache(maxsize=1)
+def _landmarks() -> dict:
+    """The team-frame landmarks, from a fresh match's gods and the lane routes."""
+    from .sim import Match
+
+    with Match(seed=0) as match:
+        gods = {int(u["team"]): (int(u["x"]), int(u["z"])) for u in match.units_of(kind=Kind.GOD)}
+    own, enemy = to_team_frame(Team.RED, *gods[Team.RED]), to_team_frame(Team.RED, *gods[Team.BLUE])
+    assert (own, enemy) == (to_team_frame(Team.BLUE, *gods[Team.BLUE]), to_team_frame(Team.BLUE, *gods[Team.RED]))
+    lanes = tuple(tuple(to_team_frame(Team.RED, x, z) for x, z in lane_route(k)) for k in range(3))
+    return {"OWN_GOD": own, "ENEMY_GOD": enemy, "LANES": lanes}
+
+
+def __getattr__(name: str):
+    """OWN_GOD, ENEMY_GOD and LANES, computed on first use (PEP 562)."""
+    if name in _TEAM_FRAME:
+        return _landmarks()[name]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list:
+    return sorted(set(globals()) | set(_TEAM_FRAME))
 
 
 def world_to_tile(x: int, z: int) -> tuple:

@@ -1,4 +1,5 @@
-"""The plugin manager: bundled plugins, then installed ones (entry points).
+"""The plugin manager: every plugin is found through the ``gota_arena`` entry-point
+group, gota-arena's own (``plugins/gota_bundled``) like anyone's.
 
     from gota_arena import plugins
     plugins.opponent("base")                 # an Opponent, by name
@@ -6,32 +7,40 @@
     with plugins.registered(my_plugin):      # an inline plugin, for tests
         ...
     plugins.reload()                         # re-read entry points (GOTA_LOAD_PLUGINS changed)
+
+``GOTA_LOAD_PLUGINS`` chooses among the installed plugins (comma-separated
+entry-point names): unset, every one loads; set, gota-arena's own plugins and
+the ones it names load (``""``: gota-arena's own only, ``*``: every one), and
+``-name`` leaves a plugin out, a bundled one included. An installed plugin that
+is broken (it fails to import, has a hook with a wrong name or signature, or
+raises in a hook) is left out with a ``PluginWarning`` that names it, the error
+and how to leave it out; the others keep working.
 """
 from __future__ import annotations
 
 import contextlib
-import importlib
 import inspect
 import os
 import re
+import warnings
 from dataclasses import dataclass
 from importlib import metadata
 from typing import Callable
 
 import pluggy
 
-from . import __version__, hookspecs
-from .errors import PluginError
+from . import hookspecs
+from .errors import PluginError, PluginWarning
 
-BUILTIN_PLUGINS = ("gota_bundled.bots", "gota_bundled.scripts", "gota_bundled.rewards", "gota_bundled.policies",
-                   "gota_bundled.ppo")
 ENTRY_POINT_GROUP = "gota_arena"
+DISTRIBUTION = "gota-arena"   # the entry points of this distribution are the bundled plugins
 KINDS = {"opponents": "gota_register_opponents", "reward_modes": "gota_register_reward_modes",
          "policies": "gota_register_policies"}
 SINGULAR = {"opponents": "opponent", "reward_modes": "reward mode", "policies": "policy"}
 
 _manager = None
-_sources = {}   # plugin name -> (version, source)
+_sources = {}        # plugin name -> (version, source)
+_installed = set()   # names of the loaded plugins that came from entry points (left out when broken)
 
 
 @dataclass(frozen=True)
@@ -42,9 +51,31 @@ class Registration:
     plugin: str
 
 
-def _selected(name: str) -> bool:
+class _Duplicate(PluginError):
+    """Two plugins register one name: an error of neither alone."""
+
+
+def _canonical(dist: str) -> str:
+    return dist.lower().replace("_", "-").replace(".", "-")
+
+
+def _selection():
+    """GOTA_LOAD_PLUGINS as (None: load every plugin) or (named, left_out, everything)."""
     chosen = os.environ.get("GOTA_LOAD_PLUGINS")
-    return chosen is None or name in {n.strip() for n in chosen.split(",") if n.strip()}
+    if chosen is None:
+        return None
+    items = [item.strip() for item in chosen.split(",") if item.strip()]
+    left_out = {item[1:].strip() for item in items if item.startswith("-")}
+    named = {item for item in items if not item.startswith("-")}
+    return named - {"*"}, left_out, "*" in named
+
+
+def _warn(message: str) -> None:
+    warnings.warn(message, PluginWarning, stacklevel=3)
+
+
+def _leave_out_hint(name: str) -> str:
+    return f"fix or uninstall it, or leave it out with GOTA_LOAD_PLUGINS=-{name} (docs/plugins.md)"
 
 
 def _register(pm: pluggy.PluginManager, plugin, name) -> str:
@@ -54,7 +85,7 @@ def _register(pm: pluggy.PluginManager, plugin, name) -> str:
         raise PluginError(f"plugin {name!r} is already loaded, as {pm.get_name(plugin)!r}")
     if pm.has_plugin(name):
         raise PluginError(f"a plugin named {name!r} is already loaded; register yours under another name, "
-                          "or leave the installed one out with GOTA_LOAD_PLUGINS")
+                          "or leave the installed one out with GOTA_LOAD_PLUGINS=-<its name>")
     try:
         pm.register(plugin, name=name)
         pm.check_pending()
@@ -66,6 +97,36 @@ def _register(pm: pluggy.PluginManager, plugin, name) -> str:
     return name
 
 
+def _entry_points() -> list:
+    """The group's entry points: gota-arena's own first, then the others; each by name."""
+    found = sorted(metadata.entry_points(group=ENTRY_POINT_GROUP), key=lambda ep: ep.name)
+    return [ep for ep in found if _bundled(ep)] + [ep for ep in found if not _bundled(ep)]
+
+
+def _bundled(ep) -> bool:
+    """Is ``ep`` an entry point of gota-arena itself?"""
+    return ep.dist is not None and _canonical(ep.dist.name) == DISTRIBUTION
+
+
+def _load(pm: pluggy.PluginManager, ep) -> None:
+    """Import and register one entry point; a broken plugin is left out with a warning."""
+    dist = ep.dist.name if ep.dist else "?"
+    version = ep.dist.version if ep.dist else "?"
+    try:
+        plugin = ep.load()
+    except Exception as error:
+        _warn(f"plugin {ep.name!r} ({ep.value}, from {dist} {version}) failed to import: "
+              f"{type(error).__name__}: {error}; it is left out: {_leave_out_hint(ep.name)}")
+        return
+    try:
+        _register(pm, plugin, ep.name)
+    except PluginError as error:
+        _warn(f"{error}; it is left out: {_leave_out_hint(ep.name)}")
+        return
+    _sources[ep.name] = (version, "bundled" if _bundled(ep) else f"entry point of {dist}")
+    _installed.add(ep.name)
+
+
 def manager() -> pluggy.PluginManager:
     """The process's plugin manager, loaded on first use."""
     global _manager
@@ -73,23 +134,46 @@ def manager() -> pluggy.PluginManager:
         return _manager
     pm = pluggy.PluginManager("gota_arena")
     pm.add_hookspecs(hookspecs)
-    for module in BUILTIN_PLUGINS:
-        _register(pm, importlib.import_module(module), module)
-        _sources[module] = (__version__, "bundled")
-    for ep in metadata.entry_points(group=ENTRY_POINT_GROUP):
-        if not _selected(ep.name) or pm.has_plugin(ep.name):
-            continue
-        dist = ep.dist.name if ep.dist else "?"
-        try:
-            plugin = ep.load()
-        except Exception as error:
-            raise PluginError(f"plugin {ep.name!r} ({ep.value}, from {dist}) failed to import: "
-                              f"{type(error).__name__}: {error}. Fix or uninstall it, or leave it out "
-                              f"with GOTA_LOAD_PLUGINS=<the plugins to load>") from error
-        _register(pm, plugin, ep.name)
-        _sources[ep.name] = (ep.dist.version if ep.dist else "?", f"entry point of {dist}")
+    selection = _selection()
+    points = _entry_points()
+    if not any(_bundled(ep) for ep in points):
+        _warn("gota-arena's own plugins (the bundled bots, scripts, reward modes and policies) are not "
+              f"registered: its installed metadata has no {ENTRY_POINT_GROUP!r} entry points (an install "
+              "older than them, or the package run from its folder without installing it); reinstall it: "
+              "pip install -e . in its repository")
+    for ep in points:
+        if pm.has_plugin(ep.name):
+            continue   # one name, two distributions: the first wins
+        if selection is not None:
+            named, left_out, everything = selection
+            if ep.name in left_out or not (_bundled(ep) or everything or ep.name in named):
+                continue
+        _load(pm, ep)
+    if selection is not None:
+        known = sorted({ep.name for ep in points})
+        for name in sorted(selection[0] | selection[1]):
+            if name not in known:
+                _warn(f"GOTA_LOAD_PLUGINS names {name!r}, which is no installed plugin; the installed ones "
+                      f"are: {', '.join(known) or 'none'} (python -m gota_arena plugins)")
     _manager = pm
     return pm
+
+
+def bundled() -> list:
+    """The names of the loaded plugins that gota-arena itself ships (its own entry points)."""
+    manager()
+    return [name for name, (_, source) in _sources.items() if source == "bundled"]
+
+
+def _leave_out(name: str, message: str) -> None:
+    """Drop a loaded entry-point plugin that failed in a hook, with a warning."""
+    pm = manager()
+    plugin = pm.get_plugin(name)
+    if plugin is not None:
+        pm.unregister(plugin)
+    _sources.pop(name, None)
+    _installed.discard(name)
+    _warn(f"{message}; it is left out: {_leave_out_hint(name)}")
 
 
 def reload() -> pluggy.PluginManager:
@@ -98,6 +182,7 @@ def reload() -> pluggy.PluginManager:
     global _manager
     _manager = None
     _sources.clear()
+    _installed.clear()
     return manager()
 
 
@@ -129,18 +214,24 @@ def registrations(kind: str) -> dict:
                 raise PluginError(f"plugin {_plugin!r} registered {kind} with name {name!r} and factory "
                                   f"{factory!r}; register(name: str, factory: callable, description='')")
             if name in found:
-                raise PluginError(f"{SINGULAR[kind]} {name!r} is registered twice: by plugin "
-                                  f"{found[name].plugin!r} and by plugin {_plugin!r}; rename one or leave one "
-                                  f"out (GOTA_LOAD_PLUGINS)")
+                raise _Duplicate(f"{SINGULAR[kind]} {name!r} is registered twice: by plugin "
+                                 f"{found[name].plugin!r} and by plugin {_plugin!r}; rename one or leave one "
+                                 f"out (GOTA_LOAD_PLUGINS=-<plugin>)")
             found[name] = Registration(name, factory, description, _plugin)
 
         try:
             impl.function(register=register)
-        except PluginError:
-            raise
+        except _Duplicate as error:
+            raise PluginError(str(error)) from None
         except Exception as error:
-            raise PluginError(f"plugin {plugin!r} raised in {KINDS[kind]}: {type(error).__name__}: {error}") \
-                from error
+            message = (str(error) if isinstance(error, PluginError) else
+                       f"plugin {plugin!r} raised in {KINDS[kind]}: {type(error).__name__}: {error}")
+            if plugin not in _installed:   # registered in this process (tests, notebooks): the caller's error
+                if isinstance(error, PluginError):
+                    raise
+                raise PluginError(message) from error
+            _leave_out(plugin, message)
+            found = {name: entry for name, entry in found.items() if entry.plugin != plugin}
     return found
 
 
@@ -193,6 +284,21 @@ def policy(name: str, /, **options):
     return create("policies", name, **options)
 
 
+def notify(hook: str, **event) -> None:
+    """Call event hook ``hook`` (``gota_episode_end``, ``gota_checkpoint_saved``,
+    ``gota_evaluation_finished``) of every plugin, as the trainer and the evaluator
+    do. An installed plugin whose hook raises is left out with a warning; the run
+    goes on. (A plugin registered in this process raises as usual.)"""
+    for impl in getattr(manager().hook, hook).get_hookimpls():
+        try:
+            impl.function(**event)
+        except Exception as error:
+            if impl.plugin_name not in _installed:
+                raise
+            _leave_out(impl.plugin_name, f"plugin {impl.plugin_name!r} raised in {hook}: "
+                                         f"{type(error).__name__}: {error}")
+
+
 _ABBREVIATIONS = ("e.g.", "i.e.", "etc.", "cf.", "vs.")
 _MARKUP = (
     (re.compile(r":[\w.+-]+:`([^`<]*?)\s*(?:<[^`>]*>)?`"), r"\1"),   # reST roles: :class:`Match`, :ref:`a <b>`
@@ -237,4 +343,4 @@ def describe() -> list:
 
 
 __all__ = ["manager", "reload", "registered", "registrations", "names", "create", "opponent", "reward_mode", "policy",
-           "describe", "summary", "Registration", "BUILTIN_PLUGINS", "ENTRY_POINT_GROUP"]
+           "notify", "describe", "summary", "bundled", "Registration", "ENTRY_POINT_GROUP"]

@@ -78,3 +78,32 @@ def test_renders_a_match(tmp_path):
         with Match(seed=1) as m:
             m.step(1200)
             gmap.render_map_png(ROOT / "docs" / "map.png", m)
+
+
+def test_team_frame_landmarks():
+    """OWN_GOD, ENEMY_GOD and LANES are what a seat of either team observes (times 64)."""
+    from gota_arena import Team
+    from gota_arena.contract import LAYOUT
+
+    assert gmap.OWN_GOD == (47.5, -47.5) and gmap.ENEMY_GOD == (-47.5, 47.5)
+    self_block = LAYOUT["obs.self"]
+    x_col = self_block.offset + self_block.features.index("x*s/64tiles")
+    z_col = self_block.offset + self_block.features.index("z*s/64tiles")
+    with Match(seed=3) as m:
+        gods = {int(u["team"]): (int(u["x"]), int(u["z"])) for u in m.units_of(kind="god")}
+        for team, other in ((Team.RED, Team.BLUE), (Team.BLUE, Team.RED)):
+            assert gmap.to_team_frame(team, *gods[team]) == gmap.OWN_GOD
+            assert gmap.to_team_frame(team, *gods[other]) == gmap.ENEMY_GOD
+        m.run(max_ticks=48)
+        for seat in (0, 7):
+            unit = m.units[m.hero(seat).unit_index]
+            team = Team.RED if seat < 5 else Team.BLUE
+            x, z = gmap.to_team_frame(team, int(unit["x"]), int(unit["z"]))
+            obs = m.observe(seat)
+            assert np.allclose(obs[[x_col, z_col]] * 64, (x, z), atol=1e-4), seat
+    # each team sees the lanes as LANES, from its own gate: world lane k for red, 2 - k for blue
+    for k, lane in enumerate(gmap.LANES):
+        assert lane[0][0] > 0 > lane[-1][0], "own gate first (red's side is +x)"
+        assert lane == tuple(gmap.to_team_frame("red", x, z) for x, z in gmap.lane_route(k))
+        assert lane == tuple(gmap.to_team_frame("blue", x, z) for x, z in reversed(gmap.lane_route(2 - k)))
+    assert {"OWN_GOD", "ENEMY_GOD", "LANES"} <= set(dir(gmap))

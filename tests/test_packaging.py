@@ -47,6 +47,11 @@ def test_wheel_holds_configs_scripts_viewer_and_extension(wheel):
     assert {"gota_bundled/trained/ppo.safetensors", "gota_bundled/trained/ppo.yaml"} <= names   # the trained ppo
     assert {"gota_arena/viewer/viewer.html", "gota_arena/viewer/viewer.js", "gota_arena/viewer/viewer.css"} <= names
     assert any(name.startswith("gota_arena/_native") and name.endswith(".so") for name in names)
+    # the bundled plugins load through entry points, and gota_arena.testing is a pytest plugin
+    (entry_points,) = [name for name in names if name.endswith(".dist-info/entry_points.txt")]
+    text = zipfile.ZipFile(wheel).read(entry_points).decode()
+    assert "[gota_arena]\ngota_bundled.bots = gota_bundled.bots\n" in text and "gota_bundled.ppo = gota_bundled.ppo" in text
+    assert "[pytest11]\ngota_arena = gota_arena.testing" in text
 
 
 def test_installed_wheel_finds_its_configs(wheel, tmp_path):
@@ -60,6 +65,10 @@ def test_installed_wheel_finds_its_configs(wheel, tmp_path):
                           cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
     assert show.returncode == 0, show.stdout + show.stderr
     assert "name: selfplay" in show.stdout and "lanes: 16" in show.stdout
+    listed = subprocess.run([sys.executable, "-m", "gota_arena", "plugins"], cwd=tmp_path, env=env,
+                            capture_output=True, text=True, timeout=300)
+    assert listed.returncode == 0 and "gota_bundled.scripts" in listed.stdout and "base.bas" in listed.stdout, \
+        listed.stdout + listed.stderr
     where = subprocess.run([sys.executable, "-c", "from gota_arena.train.cli import CONF_DIR; print(CONF_DIR)"],
                            cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
     assert where.stdout.strip() == str(site / "gota_arena" / "conf")

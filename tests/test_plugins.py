@@ -9,30 +9,37 @@ plugins/gota-example-plugin, loaded from its folder (or, when it is installed,
 through its entry point).
 """
 import importlib
+import importlib.util
+import os
 import re
+import subprocess
 import sys
 import textwrap
 import types
+import warnings
 from importlib import metadata
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from gota_arena import PluginError, __version__, bot_names, hookimpl, plugins
+from gota_arena import PluginError, PluginWarning, __version__, bot_names, hookimpl, plugins
 from gota_arena.hookspecs import CheckpointSaved, EpisodeEnd, EvaluationFinished
 from gota_arena.learner_env import LearnerEnv
 from gota_arena.masking import verb_mask
 from gota_arena.opponents import Opponent, PolicyOpponent
 from gota_arena.rewards import PotentialReward, TEAM_XP
-from gota_arena.testing import OpponentSuite, PolicySuite, RewardModeSuite, isolated_plugins
+from gota_arena.testing import OpponentSuite, PolicySuite, RewardModeSuite, TrainablePolicySuite, isolated_plugins
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "plugins" / "gota-example-plugin"
 BOTS = ["idle", "random", "base", "rusher", "baseline", "puller"]
 BUNDLED_OPPONENTS = BOTS + ["base.bas", "rusher.bas", "puller.bas", "ppo"]   # native bots, BASIC scripts, the trained policy
+# gota-arena's own entry points (pyproject.toml), in the order they load
+BUNDLED_PLUGINS = ["gota_bundled.bots", "gota_bundled.policies", "gota_bundled.ppo", "gota_bundled.rewards",
+                   "gota_bundled.scripts"]
 REWARD_MODES = [("leaderboard", False), ("xp", False), ("xp_outcome", False), ("advantage", True)]
-POLICIES = ["random"]   # add "mlp", "lstm" here
+POLICIES = ["random"]   # the torch ones: TestBundledTrainablePolicies
 ENV = dict(action_ticks=24, max_ticks=240, threads=1)
 
 
@@ -97,7 +104,32 @@ def test_bundled_registrations():
     assert sorted(BOTS) == sorted(bot_names()[1:])
     assert plugins.names("reward_modes") == sorted(name for name, _ in REWARD_MODES)
     assert "random" in plugins.names("policies")
-    assert [name for name, _ in plugins.manager().list_name_plugin()] == list(plugins.BUILTIN_PLUGINS)
+    assert [name for name, _ in plugins.manager().list_name_plugin()] == BUNDLED_PLUGINS == plugins.bundled()
+
+
+def test_bundled_plugins_are_entry_points_and_the_core_never_imports_them():
+    tomllib = pytest.importorskip("tomllib")
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    assert project["entry-points"]["gota_arena"] == {name: name for name in BUNDLED_PLUGINS}
+    installed = {ep.name: ep.value for ep in metadata.entry_points(group="gota_arena")
+                 if ep.dist and ep.dist.name.replace("_", "-") == "gota-arena"}
+    assert installed == {name: name for name in BUNDLED_PLUGINS}, "reinstall gota-arena: pip install -e ."
+    imports = re.compile(r"^\s*(from|import)\s+gota_bundled\b|import_module\(\s*['\"]gota_bundled", re.M)
+    for path in sorted((ROOT / "gota_arena").rglob("*.py")):
+        assert not imports.search(path.read_text()), f"{path.relative_to(ROOT)} imports gota_bundled"
+
+
+def test_a_bundled_plugin_can_be_left_out(monkeypatch):
+    monkeypatch.setenv("GOTA_LOAD_PLUGINS", "-gota_bundled.ppo, -gota_bundled.scripts")
+    plugins.reload()
+    assert plugins.bundled() == ["gota_bundled.bots", "gota_bundled.policies", "gota_bundled.rewards"]
+    assert "ppo" not in plugins.names("opponents") and "base.bas" not in plugins.names("opponents")
+    from gota_arena.basic import bundled_scripts
+    assert bundled_scripts() == {}
+    monkeypatch.setenv("GOTA_LOAD_PLUGINS", "")
+    plugins.reload()
+    assert sorted(bundled_scripts()) == ["base.bas", "puller.bas", "rusher.bas"]
+    assert bundled_scripts()["base.bas"] == ROOT / "plugins" / "gota_bundled" / "bas" / "base.bas"
 
 
 @pytest.mark.parametrize("opponent_name", BOTS)
@@ -113,6 +145,28 @@ class TestBundledRewardModes(RewardModeSuite):
 @pytest.mark.parametrize("policy_name", POLICIES)
 class TestBundledPolicies(PolicySuite):
     pass
+
+
+@pytest.mark.parametrize("policy_name, policy_options", [("mlp", {"hidden": 16}), ("lstm", {"hidden": 16}),
+                                                         ("entity", {"embed": 8, "hidden": 16, "layers": 1})])
+class TestBundledTrainablePolicies(TrainablePolicySuite):
+    @pytest.fixture(autouse=True)
+    def needs_torch(self):
+        pytest.importorskip("torch")
+
+
+def test_ppo_refuses_a_policy_it_cannot_train(tmp_path):
+    pytest.importorskip("torch")
+    pytest.importorskip("hydra")
+    from gota_arena.train.cli import compose
+    from gota_arena.train.ppo import train
+
+    cfg = compose(["+experiment=vs_bundled", "policy=random", "env.lanes=1", "eval.enabled=false"])
+    with pytest.raises(PluginError, match=r"policy 'random' \(plugin 'gota_bundled.policies'\) cannot be trained by "
+                                          r"PPO: it is a RandomPolicy, not a torch.nn.Module; it has no forward_act, "
+                                          r"evaluate, get_value\. PPO trains a torch.nn.Module with forward_act, "
+                                          r"evaluate and get_value: see docs/plugins.md, 'Policies PPO can train'"):
+        train(cfg, tmp_path / "run")
 
 
 class PolicyOpponents:
@@ -155,11 +209,13 @@ def test_entry_points_and_gota_load_plugins(tmp_path, monkeypatch):
     monkeypatch.delenv("GOTA_LOAD_PLUGINS")
     plugins.reload()
     assert {"a_base", "b_base"} <= set(plugins.names("opponents"))
-    for chosen, expected in (("fake_a", {"a_base"}), (" fake_b , nothing", {"b_base"}), ("", set())):
+    for chosen, expected in (("fake_a", {"a_base"}), (" fake_b ", {"b_base"}), ("", set()),
+                             ("*,-fake_a", {"b_base"}), ("fake_a,fake_b,-fake_b", {"a_base"})):
         monkeypatch.setenv("GOTA_LOAD_PLUGINS", chosen)
         plugins.reload()
-        assert set(plugins.names("opponents")) - set(BUNDLED_OPPONENTS) == expected
-        assert set(plugins.names("opponents")) >= set(BUNDLED_OPPONENTS), "bundled plugins always load"
+        third_party = set(plugins.names("opponents")) - set(BUNDLED_OPPONENTS) - {"example_charger"}
+        assert third_party == expected, chosen
+        assert set(plugins.names("opponents")) >= set(BUNDLED_OPPONENTS), "bundled plugins load unless left out"
     monkeypatch.setenv("GOTA_LOAD_PLUGINS", "fake_a")
     plugins.reload()
     rows = {row["name"]: row for row in plugins.describe()}
@@ -167,6 +223,21 @@ def test_entry_points_and_gota_load_plugins(tmp_path, monkeypatch):
                               "hooks": ["gota_register_opponents"],
                               "registers": {"opponents": ["a_base"], "reward_modes": [], "policies": []}}
     assert plugins.opponent("a_base").bot == "base"
+
+
+def test_gota_load_plugins_naming_nothing_installed_warns(tmp_path, monkeypatch):
+    fake_distribution(tmp_path, monkeypatch, "gota-fake-b", "0.0.1", {"gota_fake_b": PLUGIN_A.format(name="b_base")},
+                      {"fake_b": "gota_fake_b"})
+    monkeypatch.setenv("GOTA_LOAD_PLUGINS", "fake_b, nothing, -nobody")
+    with pytest.warns(PluginWarning) as caught:
+        plugins.reload()
+    messages = sorted(str(w.message) for w in caught)
+    assert len(messages) == 2
+    assert messages[0].startswith("GOTA_LOAD_PLUGINS names 'nobody', which is no installed plugin; the installed "
+                                  "ones are: ")
+    assert messages[1].startswith("GOTA_LOAD_PLUGINS names 'nothing', which is no installed plugin")
+    assert "fake_b" in messages[1] and "gota_bundled.bots" in messages[1]
+    assert "b_base" in plugins.names("opponents")
 
 
 def test_describe_lists_every_plugin():
@@ -182,7 +253,7 @@ def test_describe_lists_every_plugin():
     with plugins.registered(Plugin(), name="inline"):
         rows = plugins.describe()
         by_name = {row["name"]: row for row in rows}
-        assert list(by_name) == [*plugins.BUILTIN_PLUGINS, "inline"]
+        assert list(by_name) == [*BUNDLED_PLUGINS, "inline"]
         assert by_name["gota_bundled.bots"] == {
             "name": "gota_bundled.bots", "version": __version__, "source": "bundled",
             "hooks": ["gota_register_opponents"],
@@ -257,19 +328,110 @@ def test_bad_options_name_the_registration():
         plugins.reward_mode("xp", scale=2)
 
 
-def test_plugin_raising_at_import(tmp_path, monkeypatch):
+def test_plugin_raising_at_import_is_left_out(tmp_path, monkeypatch):
     fake_distribution(tmp_path, monkeypatch, "gota-broken", "0.3", {"gota_broken": "raise ImportError('no torch')"},
                       {"broken": "gota_broken"})
-    monkeypatch.setenv("GOTA_LOAD_PLUGINS", "broken")
-    with pytest.raises(PluginError, match=r"plugin 'broken' \(gota_broken, from gota-broken\) failed to import: "
-                                          r"ImportError: no torch\. Fix or uninstall it, or leave it out with "
-                                          r"GOTA_LOAD_PLUGINS"):
+    fake_distribution(tmp_path, monkeypatch, "gota-fake-a", "1.2.3", {"gota_fake_a": PLUGIN_A.format(name="a_base")},
+                      {"fake_a": "gota_fake_a"})
+    monkeypatch.setenv("GOTA_LOAD_PLUGINS", "broken,fake_a")
+    with pytest.warns(PluginWarning, match=r"plugin 'broken' \(gota_broken, from gota-broken 0\.3\) failed to "
+                                           r"import: ImportError: no torch; it is left out: fix or uninstall it, or "
+                                           r"leave it out with GOTA_LOAD_PLUGINS=-broken"):
         plugins.reload()
-    with pytest.raises(PluginError, match="failed to import"):   # every later use says so too
-        plugins.names("opponents")
-    monkeypatch.setenv("GOTA_LOAD_PLUGINS", "")
+    assert "broken" not in {row["name"] for row in plugins.describe()}   # the others work
+    assert plugins.names("opponents") == sorted(BUNDLED_OPPONENTS + ["a_base"])
+    monkeypatch.setenv("GOTA_LOAD_PLUGINS", "broken,fake_a,-broken")   # left out on purpose: no warning
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        plugins.reload()
+    assert "a_base" in plugins.names("opponents")
+
+
+def test_a_broken_plugin_does_not_stop_a_command(tmp_path):
+    """``python -m gota_arena plugins`` with a plugin that fails to import: one warning line, the rest listed."""
+    site = tmp_path / "site"
+    info = site / "gota_broken-0.3.dist-info"
+    info.mkdir(parents=True)
+    (site / "gota_broken.py").write_text("raise ImportError('no torch')\n")
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: gota-broken\nVersion: 0.3\n")
+    (info / "entry_points.txt").write_text("[gota_arena]\nbroken = gota_broken\n")
+    env = {k: v for k, v in os.environ.items() if k != "GOTA_LOAD_PLUGINS"}
+    env["PYTHONPATH"] = os.pathsep.join([str(site), *filter(None, [env.get("PYTHONPATH")])])
+    result = subprocess.run([sys.executable, "-m", "gota_arena", "plugins"], cwd=ROOT, env=env, capture_output=True,
+                            text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert result.stderr.startswith("gota-arena: warning: plugin 'broken' (gota_broken, from gota-broken 0.3) failed "
+                                    "to import: ImportError: no torch; it is left out: fix or uninstall it, or leave "
+                                    "it out with GOTA_LOAD_PLUGINS=-broken"), result.stderr
+    assert "gota_bundled.bots" in result.stdout and "broken" not in result.stdout
+
+
+RAISING = """
+    from gota_arena import hookimpl
+    from gota_arena.opponents import BotOpponent
+
+    @hookimpl
+    def gota_register_opponents(register):
+        register("doomed", lambda: BotOpponent("base"))
+        raise KeyError("config")
+
+    @hookimpl
+    def gota_register_reward_modes(register):
+        pass
+
+    @hookimpl
+    def gota_episode_end(episode):
+        pass
+"""
+
+RAISING_EVENT = """
+    from gota_arena import hookimpl
+
+    CALLS = []
+
+    @hookimpl
+    def gota_episode_end(episode):
+        CALLS.append(len(episode.stats))
+        raise RuntimeError("disk full")
+"""
+
+
+def test_installed_plugin_raising_in_a_hook_is_left_out(tmp_path, monkeypatch):
+    fake_distribution(tmp_path, monkeypatch, "gota-raising", "1.0", {"gota_raising": RAISING}, {"raising": "gota_raising"})
+    monkeypatch.setenv("GOTA_LOAD_PLUGINS", "raising")
     plugins.reload()
-    assert plugins.names("opponents") == sorted(BUNDLED_OPPONENTS)
+    with pytest.warns(PluginWarning, match=r"plugin 'raising' raised in gota_register_opponents: KeyError: 'config'; "
+                                           r"it is left out: fix or uninstall it, or leave it out with "
+                                           r"GOTA_LOAD_PLUGINS=-raising"):
+        assert plugins.names("opponents") == sorted(BUNDLED_OPPONENTS)   # not "doomed"
+    assert not plugins.manager().has_plugin("raising")   # none of its hooks is called any more
+    assert "raising" not in {row["name"] for row in plugins.describe()}
+    assert plugins.opponent("base").bot == "base"
+
+
+def test_installed_plugin_raising_in_an_event_hook_is_left_out(tmp_path, monkeypatch):
+    fake_distribution(tmp_path, monkeypatch, "gota-raising", "1.0", {"gota_raising": RAISING_EVENT},
+                      {"raising": "gota_raising"})
+    monkeypatch.setenv("GOTA_LOAD_PLUGINS", "raising")
+    plugins.reload()
+    seen = []
+
+    class Listener:
+        @hookimpl
+        def gota_episode_end(self, episode):
+            seen.append(len(episode.stats))
+
+    stats = np.zeros(2, dtype=[("outcome", np.int32)])
+    with plugins.registered(Listener(), name="listener"):
+        with pytest.warns(PluginWarning, match=r"plugin 'raising' raised in gota_episode_end: RuntimeError: disk full;"
+                                               r" it is left out"):
+            plugins.notify("gota_episode_end", episode=EpisodeEnd(stats, ["self", "self"]))
+        plugins.notify("gota_episode_end", episode=EpisodeEnd(stats, ["self", "self"]))
+        assert seen == [2, 2] and sys.modules["gota_raising"].CALLS == [2]
+        with pytest.raises(RuntimeError, match="inline"):   # a plugin registered in the process raises as usual
+            with plugins.registered(types.SimpleNamespace(gota_episode_end=hookimpl(
+                    lambda episode: (_ for _ in ()).throw(RuntimeError("inline")))), name="inline_raising"):
+                plugins.notify("gota_episode_end", episode=EpisodeEnd(stats, ["self", "self"]))
 
 
 MISSPELLED = """
@@ -290,11 +452,22 @@ def test_unknown_hook_fails_at_start_up(tmp_path, monkeypatch):
     assert not plugins.manager().has_plugin("typo")
     fake_distribution(tmp_path, monkeypatch, "gota-typo", "1.0", {"gota_typo": MISSPELLED}, {"typo": "gota_typo"})
     monkeypatch.setenv("GOTA_LOAD_PLUGINS", "typo")
-    with pytest.raises(PluginError, match="plugin 'typo': unknown hook 'gota_register_opponent'"):
-        plugins.reload()
+    with pytest.warns(PluginWarning, match=r"(?s)plugin 'typo': unknown hook 'gota_register_opponent'.*it is left "
+                                           r"out: .*GOTA_LOAD_PLUGINS=-typo"):
+        plugins.reload()   # an installed plugin: left out, the rest loads
+    assert not plugins.manager().has_plugin("typo") and plugins.names("opponents") == sorted(BUNDLED_OPPONENTS)
 
 
-def test_hook_with_wrong_arguments():
+WRONG_ARGUMENTS = """
+    from gota_arena import hookimpl
+
+    @hookimpl
+    def gota_register_opponents(callback):   # the argument is named register
+        pass
+"""
+
+
+def test_hook_with_wrong_arguments(tmp_path, monkeypatch):
     class Plugin:
         @hookimpl
         def gota_register_opponents(self, callback):
@@ -303,6 +476,12 @@ def test_hook_with_wrong_arguments():
     with pytest.raises(PluginError, match=r"(?s)plugin 'wrong_args'.*gota_register_opponents.*\{'callback'\}"):
         with plugins.registered(Plugin(), name="wrong_args"):
             pass
+    fake_distribution(tmp_path, monkeypatch, "gota-wrong", "1.0", {"gota_wrong": WRONG_ARGUMENTS},
+                      {"wrong_args": "gota_wrong"})
+    monkeypatch.setenv("GOTA_LOAD_PLUGINS", "wrong_args")
+    with pytest.warns(PluginWarning, match=r"(?s)plugin 'wrong_args'.*\{'callback'\}.*it is left out"):
+        plugins.reload()
+    assert plugins.names("opponents") == sorted(BUNDLED_OPPONENTS)
 
 
 def test_registration_errors_name_the_plugin():
@@ -528,10 +707,12 @@ def test_example_entry_point_loads(tmp_path, monkeypatch):
     monkeypatch.setenv("GOTA_LOAD_PLUGINS", "example")
     plugins.reload()
     row = {row["name"]: row for row in plugins.describe()}["example"]
+    torch = importlib.util.find_spec("torch") is not None   # example_linear needs it
     assert row == {"name": "example", "version": "0.1.0", "source": "entry point of gota-example-plugin",
-                   "hooks": ["gota_episode_end", "gota_register_opponents", "gota_register_reward_modes"],
+                   "hooks": ["gota_episode_end", "gota_register_opponents", "gota_register_policies",
+                             "gota_register_reward_modes"],
                    "registers": {"opponents": ["example_charger"], "reward_modes": ["example_push"],
-                                 "policies": []}}
+                                 "policies": ["example_linear"] if torch else []}}
 
 
 def test_example_installed():
@@ -545,6 +726,44 @@ def test_example_installed():
         row = {row["name"]: row for row in plugins.describe()}["example"]
         assert row["version"] == dist.version and row["source"] == "entry point of gota-example-plugin"
         assert plugins.opponent("example_charger").name == "example_charger"
+
+
+# ---------------------------------------------------------------------------
+# gota_arena.testing as a pytest plugin (the pytest11 entry point)
+# ---------------------------------------------------------------------------
+
+MARKED_TESTS = """
+import pytest
+
+from gota_arena import plugins
+
+pytestmark = pytest.mark.gota_plugins(load="nothing_installed_by_this_name")
+
+
+def test_fixture(gota_plugins):
+    assert gota_plugins is plugins.manager() and "gota_bundled.bots" in plugins.bundled()
+    assert [name for name, _ in gota_plugins.list_name_plugin()] == plugins.bundled()
+
+
+@pytest.mark.gota_plugins(load="-gota_bundled.ppo")
+def test_marker_on_a_test():
+    assert "ppo" not in plugins.names("opponents") and "base" in plugins.names("opponents")
+"""
+
+
+def test_testing_is_a_pytest_plugin(tmp_path):
+    installed = {ep.name: ep.value for ep in metadata.entry_points(group="pytest11")}
+    if installed.get("gota_arena") != "gota_arena.testing":
+        pytest.skip("gota-arena's installed metadata predates its pytest11 entry point: pip install -e .")
+    (tmp_path / "test_marked.py").write_text(MARKED_TESTS)
+    env = {k: v for k, v in os.environ.items() if k != "GOTA_LOAD_PLUGINS"}
+    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-W",
+                          "ignore::gota_arena.PluginWarning", str(tmp_path)], cwd=tmp_path, env=env,
+                         capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0 and "2 passed" in run.stdout, run.stdout + run.stderr
+    markers = subprocess.run([sys.executable, "-m", "pytest", "--markers"], cwd=tmp_path, capture_output=True,
+                             text=True, timeout=120)
+    assert "@pytest.mark.gota_plugins(load='')" in markers.stdout
 
 
 # ---------------------------------------------------------------------------

@@ -1,5 +1,6 @@
 """The training command end to end, in subprocesses: ``python -m gota_arena
-+experiment=...`` with tiny budgets, resume, Ctrl-C, a bad config."""
++experiment=...`` with tiny budgets, resume, Ctrl-C, a bad config; and plugin
+names and options on the command line, through the compose API."""
 import json
 import os
 import re
@@ -13,6 +14,8 @@ import pytest
 
 pytest.importorskip("torch")
 pytest.importorskip("hydra")
+
+from gota_arena import hookimpl  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -163,3 +166,105 @@ def test_help_lists_every_experiment_and_a_mistyped_command_is_named():
         result = gota(typo)
         assert result.returncode == 2 and "Traceback" not in result.stderr
         assert f"unknown command '{typo}'; did you mean '{meant}'?" in result.stderr
+
+
+# ---------------------------------------------------------------------------
+# Plugin names and options on the command line, through Hydra's compose API
+# (gota_arena.train.cli.compose: what `python -m gota_arena <overrides>` composes,
+# checked the same way)
+# ---------------------------------------------------------------------------
+
+class Per:
+    """A reward mode with one option, for the options tests."""
+
+    def __init__(self, per: int = 1):
+        self.per = per
+
+
+class Verbs:
+    """A policy adapter of another shape than mlp: other options, other defaults."""
+
+    adapter = "linear_verbs"
+
+    def __init__(self, scale: float = 1.0):
+        self.config = {"scale": scale}
+
+
+class OptionPlugin:
+    @hookimpl
+    def gota_register_reward_modes(self, register):
+        register("per_mode", Per)
+
+    @hookimpl
+    def gota_register_policies(self, register):
+        register("linear_verbs", Verbs)
+
+    @hookimpl
+    def gota_register_opponents(self, register):
+        from gota_arena.opponents import BotOpponent
+        register("leveled", lambda level=1: BotOpponent("base"))
+
+
+@pytest.fixture
+def option_plugin():
+    from gota_arena import plugins
+    from gota_arena.testing import isolated_plugins
+
+    with isolated_plugins(), plugins.registered(OptionPlugin(), name="option_plugin"):
+        yield
+
+
+def composed(*overrides):
+    from omegaconf import OmegaConf
+
+    from gota_arena.train.cli import compose
+
+    cfg = compose(["+experiment=vs_bundled", *overrides])
+    return {group: OmegaConf.to_container(cfg[group], resolve=True) for group in ("policy", "reward", "opponent")}
+
+
+@pytest.mark.parametrize("overrides", [["reward.options.per=50"], ["reward.options={per: 50}"],
+                                       ["+reward.options.per=50"], ["reward.options={per: 7}", "reward.options.per=50"]])
+def test_plugin_options_the_obvious_way(option_plugin, overrides):
+    cfg = composed("reward.name=per_mode", *overrides)
+    assert cfg["reward"] == {"name": "per_mode", "options": {"per": 50}}
+
+
+def test_options_are_checked_by_the_plugin(option_plugin):
+    from gota_arena import PluginError
+
+    with pytest.raises(PluginError, match=r"reward mode 'per_mode' \(plugin 'option_plugin'\) rejected its options "
+                                          r"\{'pr': 50\}"):
+        composed("reward.name=per_mode", "reward.options.pr=50")
+    cfg = composed("opponent.pool=[leveled]", "opponent.options.leveled.level=2")
+    assert cfg["opponent"]["options"] == {"leveled": {"level": 2}}
+    with pytest.raises(PluginError, match="opponent 'leveled'.*rejected its options"):
+        composed("opponent.pool=[leveled]", "opponent.options={leveled: {levle: 2}}")
+
+
+@pytest.mark.parametrize("choice", ["policy.name=linear_verbs", "policy=linear_verbs"])
+def test_the_policy_name_decides_its_default_options(option_plugin, choice):
+    """Choosing a policy by name takes that policy's own defaults, never another's options."""
+    cfg = composed(choice)
+    assert cfg["policy"] == {"name": "linear_verbs", "options": {}}
+    cfg = composed(choice, "policy.options.scale=0.5")
+    assert cfg["policy"] == {"name": "linear_verbs", "options": {"scale": 0.5}}
+
+
+def test_bundled_policies_default_to_their_own_options():
+    from gota_arena import plugins
+
+    assert composed()["policy"] == {"name": "entity", "options": {}}
+    for choice in ("mlp", "lstm", "entity"):
+        for overrides in ([f"policy={choice}"], [f"policy.name={choice}"]):
+            cfg = composed(*overrides, "policy.options.hidden=16")
+            assert cfg["policy"] == {"name": choice, "options": {"hidden": 16}}, overrides
+    assert plugins.policy("entity").config == {"embed": 32, "hidden": 256, "layers": 2, "activation": "relu",
+                                               "obs_norm": True, "norm_clip": 5.0}
+    assert plugins.policy("mlp").config == {"hidden": 256, "layers": 2, "activation": "tanh", "obs_norm": True,
+                                            "norm_clip": 5.0}
+
+
+def test_a_plugin_reward_mode_by_group_choice(option_plugin):
+    assert composed("reward=per_mode", "reward.options.per=3")["reward"] == {"name": "per_mode",
+                                                                           "options": {"per": 3}}

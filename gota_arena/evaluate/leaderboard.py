@@ -150,7 +150,7 @@ def _rank(directory: str, names: List[str], results: List[dict], errors: dict, c
     paths = report.write(directory, rows, matrix, errors, config)
     say(report.text_table(rows))
     say(f"leaderboard: wrote {', '.join(paths.values())}")
-    plugins.manager().hook.gota_evaluation_finished(report=EvaluationFinished(rows, directory))
+    plugins.notify("gota_evaluation_finished", report=EvaluationFinished(rows, directory))
     return rows
 
 

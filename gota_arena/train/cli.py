@@ -131,7 +131,7 @@ def compose(overrides=()):
 
     from ..config import check_names, check_values, register
 
-    register()
+    register(CONF_DIR)
     with initialize_config_dir(version_base=None, config_dir=str(CONF_DIR)):
         cfg = hydra_compose("config", overrides=list(overrides))
     check_values(cfg)
@@ -149,7 +149,7 @@ def run(argv) -> int:
         sys.stderr.write(f"gota-arena: the training configs are missing ({CONF_DIR}); reinstall gota-arena "
                          "(pip install 'gota-arena[train]', or pip install -e '.[train]' in its repository)\n")
         return 2
-    register()
+    register(CONF_DIR)
     EXIT["code"] = 0
     if int(os.environ.get("WORLD_SIZE", "1") or 1) > 1:   # a rank started by torchrun
         from ..errors import GotaError

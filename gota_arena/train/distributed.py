@@ -125,8 +125,9 @@ class Distributed:
             offset += g.numel()
 
     def update_obs_stats(self, policy, obs: torch.Tensor) -> None:
-        """Fold every rank's batch of raw observations into the policy's running statistics."""
-        if self.world == 1:
+        """Fold every rank's batch of raw observations into the policy's running statistics
+        (``update_obs_moments``; on one rank ``update_obs_stats`` where the policy has it)."""
+        if self.world == 1 and callable(getattr(policy, "update_obs_stats", None)):
             policy.update_obs_stats(obs)
             return
         raw = obs.reshape(obs.shape[0], -1).double()

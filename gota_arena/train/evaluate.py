@@ -81,7 +81,7 @@ def evaluate(policy, opponents: Sequence[str] = ("idle", "random", "base"), matc
                      "steps": steps,
                      "seconds": time.perf_counter() - start})
     if hook:
-        plugins.manager().hook.gota_evaluation_finished(report=EvaluationFinished(table=rows, output_dir=output_dir))
+        plugins.notify("gota_evaluation_finished", report=EvaluationFinished(table=rows, output_dir=output_dir))
     return rows
 
 

@@ -133,9 +133,16 @@ def _train(cfg, plain: dict, run_dir: Path, ddp: distributed.Distributed, stop_a
 
     # ---- the policy and its optimizer ------------------------------------------------------
     policy = plugins.policy(P["name"], **P["options"])
-    if not (isinstance(policy, torch.nn.Module) and hasattr(policy, "evaluate") and hasattr(policy, "forward_act")):
-        raise PluginError(f"policy {P['name']!r} cannot be trained by PPO: it needs a torch module with "
-                          "forward_act/evaluate/get_value (see gota_arena/train/nets.py)")
+    problems = trainable_problems(policy)
+    if problems:
+        plugin = plugins.registrations("policies")[P["name"]].plugin
+        raise PluginError(f"policy {P['name']!r} (plugin {plugin!r}) cannot be trained by PPO: {'; '.join(problems)}. "
+                          "PPO trains a torch.nn.Module with forward_act, evaluate and get_value: see "
+                          "docs/plugins.md, 'Policies PPO can train'")
+    # observation normalisation is the policy's own, if it has any (docs/plugins.md)
+    normalizes = callable(getattr(policy, "normalize", None))
+    prepare = policy.normalize if normalizes else (lambda o: o)
+    normalized = {"normalized": True} if normalizes else {}
     if T["init_from"] and not T["resume"]:
         source = _starting_point(T["init_from"])
         if source.adapter != policy.adapter or source.config != policy.config:
@@ -205,7 +212,8 @@ def _train(cfg, plain: dict, run_dir: Path, ddp: distributed.Distributed, stop_a
                                       f"{policy.adapter} with {policy.config}; resume with the run's own policy "
                                       f"overrides (see {run_dir / 'config.yaml'}), or start a new run in another "
                                       "hydra.run.dir")
-            changed = [k for k in _diff(old, plain) if not k.startswith(RESUMABLE)]
+            # policy options are compared as built (above): none set and the defaults spelled out are the same
+            changed = [k for k in _diff(old, plain) if not k.startswith(RESUMABLE + ("policy.options",))]
             if changed:
                 raise TrainingError(f"the config differs from the checkpoint's ({ckpt_path}) in "
                                     f"{', '.join(changed)}; resume with the run's own overrides (see "
@@ -256,13 +264,13 @@ def _train(cfg, plain: dict, run_dir: Path, ddp: distributed.Distributed, stop_a
                         progress_every=T["progress_every"], resume_step=global_step if T["resume"] else None,
                         stream=stream, title=plain["name"], quiet=not ddp.main)
     reporter.episodes = episodes_before
-    hook = plugins.manager().hook
     start_time, start_cpu = time.perf_counter(), time.process_time()   # wall and CPU time (all threads)
     ranks = (f" on each of {ddp.world} ranks ({ddp.backend}, {sim_threads} simulator threads each)"
              if ddp.world > 1 else "")
     reporter.write(f"gota-arena {__version__} train: {plain['name']}: {lanes} lanes ({n_self} self-play), "
                    f"{N} agents{ranks}, {global_batch:,} agent-steps per update, {num_updates} updates "
-                   f"({budget:,} agent-steps), policy {P['name']}, reward {R['name']}, device {device}"
+                   f"({budget:,} agent-steps), policy {P['name']} ({_options(policy.config)}), reward {R['name']}, "
+                   f"device {device}"
                    + (f"; resumed at update {update}, step {global_step:,}" if T["resume"] else ""))
     reporter.write(f"run dir: {run_dir}")
     match_decisions = math.ceil(E["max_ticks"] / E["action_ticks"])
@@ -288,8 +296,8 @@ def _train(cfg, plain: dict, run_dir: Path, ddp: distributed.Distributed, stop_a
         save_policy(policy, str(run_dir / "policy.safetensors"), extra={"update": update, "global_step": global_step})
         if league is not None:
             league.save_table(run_dir / "league.json")
-        hook.gota_checkpoint_saved(checkpoint=CheckpointSaved(path=path, global_step=global_step,
-                                                              metrics=dict(reporter.last)))
+        plugins.notify("gota_checkpoint_saved", checkpoint=CheckpointSaved(path=path, global_step=global_step,
+                                                                           metrics=dict(reporter.last)))
         return path
 
     def start_segment():
@@ -298,7 +306,7 @@ def _train(cfg, plain: dict, run_dir: Path, ddp: distributed.Distributed, stop_a
                 torch.ones(N, device=device), policy.initial_state(N), np.zeros(N))
 
     next_obs, next_masks, next_done, state, ep_return = start_segment()
-    if update == 0:
+    if update == 0 and normalizes:
         ddp.update_obs_stats(policy, next_obs)   # a first estimate before any normalised observation is stored
     digests = distributed.DigestLog.from_env(ddp.rank)   # GOTA_DIGESTS: the ranks-in-sync check
     interrupted = stopped = False
@@ -320,14 +328,15 @@ def _train(cfg, plain: dict, run_dir: Path, ddp: distributed.Distributed, stop_a
                 raw_sq = torch.zeros(INFO.obs_size, dtype=torch.float64, device=device)
                 policy.eval()
                 for step in range(S):
-                    raw = next_obs.double()
-                    raw_sum += raw.sum(0)
-                    raw_sq += (raw * raw).sum(0)
-                    x = policy.normalize(next_obs)
+                    if normalizes:
+                        raw = next_obs.double()
+                        raw_sum += raw.sum(0)
+                        raw_sq += (raw * raw).sum(0)
+                    x = prepare(next_obs)
                     obs[step], masks[step], dones[step] = x, next_masks, next_done
                     with torch.no_grad():
                         action, logprob, value, state = policy.forward_act(
-                            x, next_masks, state, next_done.bool(), normalized=True)
+                            x, next_masks, state, next_done.bool(), **normalized)
                     values[step], actions[step], logprobs[step] = value, action, logprob
                     o, m, r, d, episodes = env.step(action.to(torch.int32).cpu().numpy())
                     rewards[step] = torch.as_tensor(r, device=device)
@@ -347,7 +356,7 @@ def _train(cfg, plain: dict, run_dir: Path, ddp: distributed.Distributed, stop_a
                                 league.record(e)
                         rollout_episodes += episodes
                         if ddp.main:
-                            hook.gota_episode_end(episode=EpisodeEnd(
+                            plugins.notify("gota_episode_end", episode=EpisodeEnd(
                                 stats=_lane_stats(episodes), opponents=[e["opponent"] for e in episodes],
                                 global_step=global_step + (step + 1) * N * ddp.world))
                     if stop.hit and ddp.world == 1:
@@ -364,14 +373,14 @@ def _train(cfg, plain: dict, run_dir: Path, ddp: distributed.Distributed, stop_a
                         for e in episodes:
                             reporter.episode(e)
                         if episodes:
-                            hook.gota_episode_end(episode=EpisodeEnd(stats=_lane_stats(episodes),
-                                                                     opponents=[e["opponent"] for e in episodes],
-                                                                     global_step=global_step))
+                            plugins.notify("gota_episode_end", episode=EpisodeEnd(
+                                stats=_lane_stats(episodes), opponents=[e["opponent"] for e in episodes],
+                                global_step=global_step))
                 t_rollout = time.perf_counter() - t0
 
                 # ---- GAE: advantages and returns ------------------------------------------------------
                 with torch.no_grad():
-                    next_value = policy.get_value(policy.normalize(next_obs), state, next_done.bool(), normalized=True)
+                    next_value = policy.get_value(prepare(next_obs), state, next_done.bool(), **normalized)
                     advantages = compute_gae(rewards, values, dones, next_value, next_done, T["gamma"], T["gae_lambda"])
                     returns = advantages + values
 
@@ -411,7 +420,7 @@ def _train(cfg, plain: dict, run_dir: Path, ddp: distributed.Distributed, stop_a
                             mb_inds, mb_state = chunk, None
                         newlogprob, entropy, newvalue, _ = policy.evaluate(
                             b_obs[mb_inds], b_masks[mb_inds], b_actions[mb_inds], mb_state,
-                            b_dones[mb_inds].bool(), normalized=True)
+                            b_dones[mb_inds].bool(), **normalized)
                         logratio = newlogprob - b_logprobs[mb_inds]
                         ratio = logratio.exp()
                         with torch.no_grad():
@@ -451,10 +460,11 @@ def _train(cfg, plain: dict, run_dir: Path, ddp: distributed.Distributed, stop_a
                         break   # decided on the ranks' mean kl: every rank stops at the same epoch
                 torch.set_num_threads(act_threads)
                 # the running observation statistics move once per update, after learning, by every rank's rollout
-                ddp.sum_(raw_sum)
-                ddp.sum_(raw_sq)
-                policy.update_obs_moments(global_batch, raw_sum / global_batch,
-                                          (raw_sq / global_batch - (raw_sum / global_batch) ** 2).clamp(min=0))
+                if normalizes:
+                    ddp.sum_(raw_sum)
+                    ddp.sum_(raw_sq)
+                    policy.update_obs_moments(global_batch, raw_sum / global_batch,
+                                              (raw_sq / global_batch - (raw_sum / global_batch) ** 2).clamp(min=0))
                 t_learn = time.perf_counter() - t1
                 update += 1
                 if digests:
@@ -524,6 +534,36 @@ def _train(cfg, plain: dict, run_dir: Path, ddp: distributed.Distributed, stop_a
     write_text_atomic(run_dir / "summary.json", json.dumps(summary, indent=1, default=str))
     _print_summary(summary, reporter, stream)
     return summary
+
+
+# what PPO calls on a policy (docs/plugins.md, "Policies PPO can train")
+TRAINABLE = ("initial_state", "forward_act", "evaluate", "get_value", "act", "state_dict", "load_state_dict")
+
+
+def trainable_problems(policy) -> list:
+    """Why PPO cannot train ``policy``, one phrase per problem; empty when it can.
+
+    PPO trains a ``torch.nn.Module`` with ``adapter``, ``config`` and the methods
+    of ``TRAINABLE``; ``recurrent`` (default False) says whether ``evaluate``
+    takes whole sequences; a policy with ``normalize`` (its own observation
+    normalisation) also keeps its statistics with ``update_obs_moments``."""
+    problems = []
+    if not isinstance(policy, torch.nn.Module):
+        problems.append(f"it is a {type(policy).__name__}, not a torch.nn.Module")
+    missing = [name for name in TRAINABLE if not callable(getattr(policy, name, None))]
+    missing += [name for name in ("adapter", "config") if not hasattr(policy, name)]
+    if missing:
+        problems.append(f"it has no {', '.join(missing)}")
+    if callable(getattr(policy, "normalize", None)) and not callable(getattr(policy, "update_obs_moments", None)):
+        problems.append("it has normalize but no update_obs_moments(n, mean, var) to keep its statistics")
+    if isinstance(policy, torch.nn.Module) and not any(p.requires_grad for p in policy.parameters()):
+        problems.append("it has no parameters to learn")
+    return problems
+
+
+def _options(config) -> str:
+    """A policy's options as the header shows them: ``hidden=256, layers=2``."""
+    return ", ".join(f"{k}={v}" for k, v in dict(config or {}).items()) or "no options"
 
 
 def _starting_point(init_from: str):
@@ -611,4 +651,4 @@ def _print_summary(s: dict, reporter: Reporter, stream) -> None:
     stream.flush()
 
 
-__all__ = ["train", "compute_gae", "TrainingError", "CHECKPOINT"]
+__all__ = ["train", "compute_gae", "trainable_problems", "TrainingError", "CHECKPOINT", "TRAINABLE"]

@@ -1,4 +1,4 @@
-"""gota-example-plugin: one module, three hooks (docs/plugins.md).
+"""gota-example-plugin: one module, four hooks (docs/plugins.md).
 
 - ``example_charger``, an opponent: a scripted team that reads only the
   observation and the conditional mask. Each hero casts an allowed targeted
@@ -7,15 +7,21 @@
 - ``example_push``, a reward mode: enemy tower HP destroyed / 1000 as a
   potential, plus ``outcome`` x the outcome (+1 win, -1 otherwise) on the
   final step.
+- ``example_linear``, a policy PPO can train (``policy=example_linear``): linear
+  logits for the five conditional heads and a linear value. It lives in
+  ``gota_example_linear`` (it imports torch), registered where torch is
+  installed and imported only when it is built.
 - ``gota_episode_end``: counts finished episodes and the learner's wins in
   ``EPISODES``.
 """
+import importlib.util
 import math
 
 import numpy as np
 
 from gota_arena import hookimpl
 from gota_arena.contract import LAYOUT
+from gota_arena.map import ENEMY_GOD
 from gota_arena.masking import (ABILITY, ATTACK_MOVE, ATTACK_TARGET, CAST_TARGET, POINT, TARGET, VERB,
                                 ability_mask, target_mask, verb_mask)
 from gota_arena.opponents import Opponent
@@ -26,9 +32,8 @@ __version__ = "0.1.0"
 SELF, OBJECT = LAYOUT["obs.self"], LAYOUT["obs.object"]
 X, Z = SELF.offset + SELF.features.index("x*s/64tiles"), SELF.offset + SELF.features.index("z*s/64tiles")
 HP = OBJECT.features.index("hp/2000")
-# The enemy god in the team frame, in tiles from the map centre: the same for
-# both teams, since blue sees the map rotated 180 degrees (docs/map.md).
-ENEMY_GOD = (-47.5, 47.5)
+# ENEMY_GOD: the enemy god in the team frame, in tiles from the map centre (the same
+# for both teams: blue sees the map rotated 180 degrees); observed positions x 64.
 RING_12_TILES = 1 + 2 * 16   # point head: ring 2 (12 tiles), direction 0 (docs/contract.md, "Points")
 
 
@@ -86,6 +91,12 @@ class Push(PotentialReward):
         return self.outcome * signals[:, :, OUTCOME]
 
 
+def linear_policy(init_std: float = 0.01):
+    """The factory: torch is imported here, when a run builds the policy."""
+    from gota_example_linear import LinearPolicy
+    return LinearPolicy(init_std=init_std)
+
+
 EPISODES = {"episodes": 0, "wins": 0}
 
 
@@ -97,6 +108,12 @@ def gota_register_opponents(register):
 @hookimpl
 def gota_register_reward_modes(register):
     register("example_push", Push, "example plugin: enemy tower HP destroyed / 1000 + outcome")
+
+
+@hookimpl
+def gota_register_policies(register):
+    if importlib.util.find_spec("torch") is not None:
+        register("example_linear", linear_policy, "example plugin: a linear policy PPO can train (init_std)")
 
 
 @hookimpl

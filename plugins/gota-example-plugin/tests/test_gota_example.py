@@ -4,7 +4,7 @@ what this plugin promises beyond them.
 Run from the repository root after ``pip install -e plugins/gota-example-plugin``:
 ``python -m pytest plugins/gota-example-plugin/tests``. The plugin is used by
 name, loaded through its installed entry point with every other installed
-plugin shut out.
+plugin shut out (the ``gota_plugins`` marker of gota-arena's pytest plugin).
 """
 import numpy as np
 import pytest
@@ -13,16 +13,19 @@ from gota_arena import plugins
 from gota_arena.hookspecs import EpisodeEnd
 from gota_arena.learner_env import LearnerEnv
 from gota_arena.rewards import DONE, OUTCOME, TOWER_HP
-from gota_arena.testing import OpponentSuite, RewardModeSuite, isolated_plugins, start_signals
+from gota_arena.testing import OpponentSuite, RewardModeSuite, TrainablePolicySuite, start_signals
+
+# gota_arena.testing is a pytest plugin: its marker loads gota-arena's own plugins and this
+# one (its entry point is named "example") for every test here, and nothing else installed
+pytestmark = pytest.mark.gota_plugins(load="example")
 
 
 @pytest.fixture(autouse=True)
-def example_plugin():
-    """The bundled plugins and this one (its entry point is named "example")."""
-    with isolated_plugins(load="example"):
-        if not plugins.manager().has_plugin("example"):
-            pytest.fail("gota-example-plugin is not installed: pip install -e plugins/gota-example-plugin")
-        yield plugins.manager().get_plugin("example")
+def example_plugin(gota_plugins):
+    """This plugin's module, loaded through its installed entry point."""
+    if not gota_plugins.has_plugin("example"):
+        pytest.fail("gota-example-plugin is not installed: pip install -e plugins/gota-example-plugin")
+    return gota_plugins.get_plugin("example")
 
 
 @pytest.mark.parametrize("opponent_name", ["example_charger"])
@@ -36,11 +39,54 @@ class TestPush(RewardModeSuite):
     pass
 
 
+@pytest.mark.parametrize("policy_name, policy_options", [("example_linear", {}), ("example_linear", {"init_std": 0.1})])
+class TestLinear(TrainablePolicySuite):
+    """The policy suites, two PPO updates of train() by name among them."""
+
+    @pytest.fixture(autouse=True)
+    def needs_torch(self):
+        pytest.importorskip("torch")
+
+
 def test_registrations():
     row = {row["name"]: row for row in plugins.describe()}["example"]
     assert row["version"] == "0.1.0" and row["source"] == "entry point of gota-example-plugin"
-    assert row["registers"] == {"opponents": ["example_charger"], "reward_modes": ["example_push"], "policies": []}
-    assert "gota_episode_end" in row["hooks"]
+    assert row["registers"] == {"opponents": ["example_charger"], "reward_modes": ["example_push"],
+                                "policies": ["example_linear"]}
+    assert {"gota_episode_end", "gota_register_policies"} <= set(row["hooks"])
+
+
+def test_linear_policy_trains_against_the_charger(tmp_path):
+    """What a user runs: python -m gota_arena +experiment=vs_bundled policy=example_linear
+    reward=example_push opponent.pool=[example_charger] ..., two updates of train()."""
+    torch = pytest.importorskip("torch")
+    pytest.importorskip("hydra")
+    import csv
+    import io
+
+    from gota_arena.policies import load_policy
+    from gota_arena.train.cli import compose
+    from gota_arena.train.ppo import train
+
+    cfg = compose(["+experiment=vs_bundled", "policy=example_linear", "reward=example_push",
+                   "reward.options.outcome=5", "opponent.pool=[example_charger]", "env.lanes=2", "env.threads=1",
+                   "env.max_ticks=240", "env.action_ticks=24", "trainer.num_steps=8", "trainer.total_steps=160",
+                   "trainer.num_minibatches=2", "trainer.update_epochs=2", "eval.enabled=false",
+                   "trainer.plots=false", "trainer.tensorboard=false", "trainer.progress=false"])
+    assert cfg.policy.options == {} and cfg.reward.options == {"outcome": 5}
+    out = io.StringIO()
+    summary = train(cfg, tmp_path / "run", stream=out)
+    assert summary["updates"] == 2 and "policy example_linear (init_std=0.01)" in out.getvalue()
+    with open(tmp_path / "run" / "metrics.csv", newline="") as f:
+        rows = list(csv.DictReader(f))
+    assert len(rows) == 2 and all(np.isfinite(float(r["losses/policy_loss"])) for r in rows)
+    assert "charts/win_rate/example_charger" in rows[0]
+    policy = load_policy(summary["policy"])
+    assert policy.adapter == "example_linear" and policy.config == {"init_std": 0.01}
+    assert policy.play.action_ticks == 24   # it plays as it was trained
+    torch.manual_seed(cfg.trainer.seed)
+    fresh = plugins.policy("example_linear")
+    assert not torch.equal(fresh.actor.weight, policy.actor.weight), "the weights moved"
 
 
 def test_charger_fights_and_pushes():
