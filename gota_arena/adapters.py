@@ -11,10 +11,12 @@
 
 Both need the optional extra: ``pip install 'gota-arena[gym]'`` (gymnasium, pettingzoo).
 ``flatten_masks`` turns conditional masks into the flat form (docs/contract.md "Flat form").
+Rewards come from a reward mode (``reward=``, a registered name or a
+``gota_arena.rewards.RewardMode``; default ``leaderboard``): each agent gets its team's.
 """
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any, Optional, Union
 
 import numpy as np
 
@@ -27,8 +29,10 @@ except ImportError as exc:  # the core package works without them
     raise ImportError("gota_arena.adapters needs gymnasium and pettingzoo: "
                       "pip install 'gota-arena[gym]'") from exc
 
+from . import plugins
 from .arena import HEAD_NAMES, SIGNAL_INDEX, Arena
 from .contract import INFO, LAYOUT, MASK_FLAT_SIZE, MASK_SIZE, OBS_SIZE
+from .rewards import RewardMode, check_rewards
 
 NVEC = np.array([INFO.verbs, INFO.targets, INFO.points, INFO.abilities, INFO.items], dtype=np.int64)
 _VERB = LAYOUT["mask.verb"].slice()
@@ -68,10 +72,39 @@ def _observation_space() -> spaces.Box:
     return spaces.Box(-np.inf, np.inf, shape=(OBS_SIZE,), dtype=np.float32)
 
 
+class _AgentRewards:
+    """Per-agent rewards of an arena from a reward mode: each agent row gets
+    its team's reward (rows: the learner team's 5, then the other team's)."""
+
+    def __init__(self, arena: Arena, reward: Union[str, RewardMode]):
+        self.mode = plugins.reward_mode(reward) if isinstance(reward, str) else reward
+        self.name = reward if isinstance(reward, str) else getattr(reward, "name", type(reward).__name__)
+        self.arena = arena
+        agent = np.arange(arena.agents)
+        self._lane = agent // arena.agents_per_lane
+        self._other = (agent % arena.agents_per_lane) >= 5
+        self._learner = np.zeros(arena.lanes, dtype=np.int64)   # learner team of each lane's running episode
+
+    def _sides(self, lanes) -> None:
+        for lane in lanes:
+            self._learner[lane] = self.arena.lane(lane)["learner_team"]
+
+    def reset(self, out) -> None:
+        self.mode.reset(out.signals)
+        self._sides(range(self.arena.lanes))
+
+    def step(self, out) -> np.ndarray:
+        """float32 [agents]; then the restarted lanes' new sides are read."""
+        team_rewards = check_rewards(self.name, self.mode.rewards(out.signals), self.arena.lanes)
+        rewards = team_rewards[self._lane, self._learner[self._lane] ^ self._other]
+        self._sides(np.flatnonzero(out.stats["finished"]).tolist())
+        return rewards
+
+
 def _lane_stats(out, agents_per_lane: int) -> tuple:
     """(stats per agent row, bool rows) for the lanes that finished in the last
     step: outcome and score of the row's own team, ticks, result, team, seed."""
-    agent = np.arange(len(out.rewards))
+    agent = np.arange(len(out.terminals))
     lane, row = agent // agents_per_lane, agent % agents_per_lane
     learner = out.stats["learner_team"][lane]
     team = np.where(row < 5, learner, 1 - learner)   # rows: the learner team's 5, then the other's
@@ -91,6 +124,8 @@ def _lane_stats(out, agents_per_lane: int) -> tuple:
 class GotaVectorEnv(VectorEnv):
     """One Gymnasium sub-env per agent of an ``Arena`` (keyword arguments pass
     through: lanes, action_ticks, self_play, threads, opponents, seed, max_ticks, ...).
+    ``reward`` names the reward mode (default ``leaderboard``) or is a ``RewardMode``;
+    each agent gets its team's reward.
 
     Observations float32[agents, 1407]; actions MultiDiscrete([8, 25, 49, 4, 6])
     per agent. ``infos["action_mask"]`` holds the conditional masks uint8[agents, 203],
@@ -113,8 +148,10 @@ class GotaVectorEnv(VectorEnv):
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
     render_mode = None
 
-    def __init__(self, lanes: int = 1, copy: bool = True, **arena_kwargs):
+    def __init__(self, lanes: int = 1, copy: bool = True, reward: Union[str, RewardMode] = "leaderboard",
+                 **arena_kwargs):
         self.arena = Arena(lanes=lanes, **arena_kwargs)
+        self.reward = _AgentRewards(self.arena, reward)
         self.copy = copy
         self.num_envs = self.arena.agents
         self.single_observation_space = _observation_space()
@@ -133,16 +170,18 @@ class GotaVectorEnv(VectorEnv):
         """Restart every lane: lane i plays seed * lanes + i; no seed continues
         each lane's own sequence. options are accepted and ignored."""
         super().reset(seed=seed)
-        return self._out(self.arena.reset(-1 if seed is None else seed))
+        out = self.arena.reset(-1 if seed is None else seed)
+        self.reward.reset(out)
+        return self._out(out)
 
     def step(self, actions) -> tuple:
         out = self.arena.step(actions)
+        rewards = self.reward.step(out)
         obs, infos = self._out(out)
         truncations = out.truncations.astype(bool)
         terminations = out.terminals.astype(bool) & ~truncations
         if out.stats["finished"].any():
             infos["lane_stats"], infos["_lane_stats"] = _lane_stats(out, self.arena.agents_per_lane)
-        rewards = out.rewards.copy() if self.copy else out.rewards
         return obs, rewards, terminations, truncations, infos
 
     def close_extras(self, **kwargs: Any) -> None:
@@ -158,6 +197,8 @@ class GotaVectorEnv(VectorEnv):
 class GotaParallelEnv(ParallelEnv):
     """A PettingZoo ParallelEnv over one match (a 1-lane ``Arena``; keyword
     arguments pass through: action_ticks, self_play, opponents, seed, max_ticks, ...).
+    ``reward`` names the reward mode (default ``leaderboard``) or is a ``RewardMode``;
+    each agent gets its team's reward.
 
     ``possible_agents`` are ``red_0..red_4, blue_0..blue_4`` (seats 0..9). In
     self-play all ten play; against a bot only the learner team's five, the team
@@ -179,9 +220,10 @@ class GotaParallelEnv(ParallelEnv):
     metadata = {"name": "gota_arena_v0", "render_modes": [], "is_parallelizable": True}
     render_mode = None
 
-    def __init__(self, self_play: bool = True, **arena_kwargs):
+    def __init__(self, self_play: bool = True, reward: Union[str, RewardMode] = "leaderboard", **arena_kwargs):
         arena_kwargs.setdefault("threads", 1)
         self.arena = Arena(lanes=1, self_play=self_play, **arena_kwargs)
+        self.reward = _AgentRewards(self.arena, reward)
         self.possible_agents = [f"{team}_{i}" for team in ("red", "blue") for i in range(5)]
         self.observation_spaces = {a: spaces.Dict({
             "observation": _observation_space(),
@@ -216,6 +258,7 @@ class GotaParallelEnv(ParallelEnv):
 
     def reset(self, seed: Optional[int] = None, options: Optional[dict] = None) -> tuple:
         out = self.arena.reset(-1 if seed is None else seed)
+        self.reward.reset(out)
         seats = [self.arena.agent_seat(r)[1] for r in range(self.arena.agents)]
         self._rows = {self.possible_agents[seat]: r for r, seat in enumerate(seats)}
         self.agents = [a for a in self.possible_agents if a in self._rows]
@@ -231,9 +274,10 @@ class GotaParallelEnv(ParallelEnv):
         for agent, action in actions.items():
             self._actions[self._rows[agent]] = action
         out = self.arena.step(self._actions)
+        agent_rewards = self.reward.step(out)
         done = bool(out.stats["finished"][0])
         observations, infos = self._observe(out, terminal=done)
-        rewards = {a: float(out.rewards[self._rows[a]]) for a in self.agents}
+        rewards = {a: float(agent_rewards[self._rows[a]]) for a in self.agents}
         truncated = done and bool(out.truncations[0])
         terminations = dict.fromkeys(self.agents, done and not truncated)
         truncations = dict.fromkeys(self.agents, truncated)

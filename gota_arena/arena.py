@@ -4,13 +4,16 @@ docs/arena.md).
     with Arena(lanes=8, action_ticks=4, self_play=False, opponents=("base", "puller")) as arena:
         out = arena.reset(seed=0)          # out.obs, out.masks, ...
         out = arena.step(actions)          # actions: int32 [agents, 5]
-        out.rewards, out.terminals, out.stats[out.stats["finished"] == 1]
+        out.signals, out.terminals, out.stats[out.stats["finished"] == 1]
 
 Every buffer is allocated once and handed to C; ``reset`` and ``step`` return views
 of the same arrays, which the next call overwrites (copy what you keep). Agents are
 lane-major; within a lane the learner team's seats in seat order, then (self-play)
 the other team's. Lane i of ``reset(seed)`` plays seed * lanes + i; seed -1
 continues each lane's own sequence. A finished lane restarts inside ``step``.
+The arena writes per-team reward signals, not rewards: a reward mode
+(``gota_arena.rewards``, e.g. ``leaderboard``) turns ``signals`` into rewards, as
+``LearnerEnv`` and the Gymnasium/PettingZoo adapters do.
 """
 from __future__ import annotations
 
@@ -45,7 +48,6 @@ class StepResult:
 
     obs: np.ndarray          # float32 [agents, OBS_SIZE]
     masks: np.ndarray        # uint8 [agents, MASK_SIZE]
-    rewards: np.ndarray      # float32 [agents] (leaderboard mode)
     terminals: np.ndarray    # uint8 [agents]
     truncations: np.ndarray  # uint8 [agents]
     stats: np.ndarray        # LANE_STATS_DTYPE [lanes]
@@ -216,7 +218,6 @@ class Arena:
         self.opponents = tuple(bot_names()[i] for i in ids)
         self.obs = np.zeros((self.agents, OBS_SIZE), dtype=np.float32)
         self.masks = np.zeros((self.agents, MASK_SIZE), dtype=np.uint8)
-        self.rewards = np.zeros(self.agents, dtype=np.float32)
         self.terminals = np.zeros(self.agents, dtype=np.uint8)
         self.truncations = np.zeros(self.agents, dtype=np.uint8)
         self.stats = np.zeros(self.lanes, dtype=LANE_STATS_DTYPE)
@@ -226,7 +227,6 @@ class Arena:
         for name, array, ctype, shape in (
             ("obs", self.obs, "float[]", (self.agents, OBS_SIZE)),
             ("masks", self.masks, "uint8_t[]", (self.agents, MASK_SIZE)),
-            ("rewards", self.rewards, "float[]", (self.agents,)),
             ("terminals", self.terminals, "uint8_t[]", (self.agents,)),
             ("truncations", self.truncations, "uint8_t[]", (self.agents,)),
             ("stats", self.stats, "GotaLaneStats[]", (self.lanes,)),
@@ -254,7 +254,7 @@ class Arena:
         return self._ptr
 
     def _result(self) -> StepResult:
-        return StepResult(self.obs, self.masks, self.rewards, self.terminals, self.truncations,
+        return StepResult(self.obs, self.masks, self.terminals, self.truncations,
                           self.stats, self.signals)
 
     def reset(self, seed: int = 0) -> StepResult:

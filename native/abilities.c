@@ -8,11 +8,16 @@
  * (AbilityDef) and spell.h (SPELL_*); projectiles fly 45,000 units per tick.
  *
  * Casting (ability_cast_target / ability_cast_point, called between ticks):
- *   seat without a hero -> NO_HERO; ability slot outside 0..3 -> BAD_SLOT
- *   (checked before anything else, so no bad index is ever read); then the
- *   rules' order: DEAD, CHANNELING, STUNNED, SILENCED, NOT_LEARNED (rank 0),
- *   TOO_MANY_SPELLS (512 live), COOLDOWN, NO_CHARGES, NO_MANA; self-casts then
- *   FULL (Heal at full HP, Restore at full mana). Object targets: BAD_TARGET
+ *   the state checks are ability_cast_check, the one answer to "can this hero
+ *   cast this ability now" (the action mask and the observation's castable
+ *   feature ask it too): seat without a hero -> NO_HERO; a finished match ->
+ *   MATCH_OVER (match_command answers so first); ability slot outside 0..3 ->
+ *   BAD_SLOT (checked before any per-slot field, so no bad index is ever
+ *   read); then the rules' order: DEAD, CHANNELING, STUNNED, SILENCED,
+ *   NOT_LEARNED (rank 0), TOO_MANY_SPELLS (512 live), COOLDOWN, NO_CHARGES,
+ *   NO_MANA; self-casts then FULL (Heal at full HP, Restore at full mana).
+ *   The aim checks of an object target are ability_target_check's (the mask
+ *   asks it per target slot). Object targets: BAD_TARGET
  *   (no unit with that id, dead, unexposed structure, returning neutral),
  *   NOT_VISIBLE, BAD_TARGET (an ally for a strike; anything but an allied hero
  *   for a heal), OUT_OF_RANGE (centre to centre, current positions). Ground
@@ -364,19 +369,15 @@ typedef struct {
     const AbilityDef *a;
 } Caster;
 
-/* The checks every cast shares, in the rules' order. */
-static int cast_begin(GotaMatch *m, int seat, int slot, Caster *c)
+int ability_cast_check(const GotaMatch *m, int seat, int slot)
 {
     if (!m || seat < 0 || seat >= SEATS || hero_seat_of_slot(m, m->hero_slot[seat]) != seat) return GOTA_ACT_NO_HERO;
+    if (m->result != GOTA_RESULT_RUNNING) return GOTA_ACT_MATCH_OVER;
     if (slot < 0 || slot >= HERO_ABILITIES) return GOTA_ACT_BAD_SLOT;
-    c->seat = seat;
-    c->slot = slot;
-    c->caster = m->hero_slot[seat];
-    c->h = &m->hero[seat];
-    c->u = &m->unit[c->caster];
-    c->a = &HERO_CLASS[c->h->cls].ability[slot];
-    const HeroState *h = c->h;
-    if (!c->u->alive) return GOTA_ACT_DEAD;
+    const HeroState *h = &m->hero[seat];
+    const GotaUnit *u = &m->unit[m->hero_slot[seat]];
+    const AbilityDef *a = &HERO_CLASS[h->cls].ability[slot];
+    if (!u->alive) return GOTA_ACT_DEAD;
     if (h->channel > 0) return GOTA_ACT_CHANNELING;
     if (h->stun > 0) return GOTA_ACT_STUNNED;
     if (h->silence > 0) return GOTA_ACT_SILENCED;
@@ -384,10 +385,43 @@ static int cast_begin(GotaMatch *m, int seat, int slot, Caster *c)
     if (m->spell_n >= SPELL_MAX) return GOTA_ACT_TOO_MANY_SPELLS;
     if (h->cooldown[slot] > 0) return GOTA_ACT_COOLDOWN;
     if (h->charges[slot] <= 0) return GOTA_ACT_NO_CHARGES;
-    if (h->mana < c->a->mana) return GOTA_ACT_NO_MANA;
-    if (c->a->cast == CAST_SELF &&
-        (c->a->effect == EFFECT_RESTORE ? h->mana >= h->max_mana : c->u->hp >= c->u->max_hp))
+    if (h->mana < a->mana) return GOTA_ACT_NO_MANA;
+    if (a->cast == CAST_SELF && (a->effect == EFFECT_RESTORE ? h->mana >= h->max_mana : u->hp >= u->max_hp))
         return GOTA_ACT_FULL;
+    return GOTA_ACT_OK;
+}
+
+/* The checks of an aim at unit slot t (-1: no such unit) by caster unit u
+ * with ability a, in the rules' order. */
+static int aim_check(const GotaMatch *m, const GotaUnit *u, const AbilityDef *a, int t)
+{
+    if (t < 0 || !unit_attackable(m, t)) return GOTA_ACT_BAD_TARGET;
+    const GotaUnit *tu = &m->unit[t];
+    if (tu->team != u->team && !unit_visible_to(m, u->team, t)) return GOTA_ACT_NOT_VISIBLE;
+    int fits = a->effect == EFFECT_DAMAGE ? tu->team != u->team : tu->team == u->team && tu->kind == GOTA_KIND_HERO;
+    if (!fits) return GOTA_ACT_BAD_TARGET;
+    if (fx_dist2(u->x, u->z, tu->x, tu->z) > (int64_t)a->range * a->range) return GOTA_ACT_OUT_OF_RANGE;
+    return GOTA_ACT_OK;
+}
+
+int ability_target_check(const GotaMatch *m, int seat, int slot, int t)
+{
+    const AbilityDef *a = &HERO_CLASS[m->hero[seat].cls].ability[slot];
+    if (a->cast == CAST_SELF || a->range == 0) return GOTA_ACT_OK;   /* no aim: any target is ignored */
+    return aim_check(m, &m->unit[m->hero_slot[seat]], a, t < m->unit_n ? t : -1);
+}
+
+/* ability_cast_check, then the caster's parts for the cast. */
+static int cast_begin(GotaMatch *m, int seat, int slot, Caster *c)
+{
+    int err = ability_cast_check(m, seat, slot);
+    if (err != GOTA_ACT_OK) return err;
+    c->seat = seat;
+    c->slot = slot;
+    c->caster = m->hero_slot[seat];
+    c->h = &m->hero[seat];
+    c->u = &m->unit[c->caster];
+    c->a = &HERO_CLASS[c->h->cls].ability[slot];
     return GOTA_ACT_OK;
 }
 
@@ -473,14 +507,9 @@ int ability_cast_target(GotaMatch *m, int seat, int slot, int32_t target_id)
     if (c.a->cast == CAST_SELF) return self_cast(m, &c);
     if (c.a->range == 0) return launch(m, &c, c.u->x, c.u->z, -1);
     int t = unit_slot_of_id(m, target_id);
-    if (t < 0 || !unit_attackable(m, t)) return GOTA_ACT_BAD_TARGET;
-    const GotaUnit *tu = &m->unit[t];
-    if (tu->team != c.u->team && !unit_visible_to(m, c.u->team, t)) return GOTA_ACT_NOT_VISIBLE;
-    int fits = c.a->effect == EFFECT_DAMAGE ? tu->team != c.u->team
-                                            : tu->team == c.u->team && tu->kind == GOTA_KIND_HERO;
-    if (!fits) return GOTA_ACT_BAD_TARGET;
-    if (fx_dist2(c.u->x, c.u->z, tu->x, tu->z) > (int64_t)c.a->range * c.a->range) return GOTA_ACT_OUT_OF_RANGE;
-    return launch(m, &c, tu->x, tu->z, c.a->cast == CAST_AREA ? -1 : t);
+    err = aim_check(m, c.u, c.a, t);
+    if (err != GOTA_ACT_OK) return err;
+    return launch(m, &c, m->unit[t].x, m->unit[t].z, c.a->cast == CAST_AREA ? -1 : t);
 }
 
 int ability_cast_point(GotaMatch *m, int seat, int slot, int32_t x, int32_t z)

@@ -14,9 +14,11 @@
  * points are centred on the target slot's object (point 0 = the object
  * itself). Both are built in the team frame and mirrored back to world units.
  *
- * Masks repeat the engine's own checks (commands.c, abilities.c, economy.c)
- * on the same state, so every action the conditional mask allows decodes to a
- * command; attackTarget, castTarget and useItem are accepted with GOTA_ACT_OK.
+ * Masks ask the engine's own checks where it has them as functions (casts:
+ * ability_cast_check and ability_target_check, abilities.c) and repeat them
+ * otherwise (commands.c, economy.c) on the same state, so every action the
+ * conditional mask allows decodes to a command; attackTarget, castTarget and
+ * useItem are accepted with GOTA_ACT_OK.
  * What a mask cannot know, because the point head is not masked: castPoint
  * may be refused NOT_VISIBLE (the pulled-back point in fog), useItemAt
  * NO_TOWER (the offset point outside every allied tower's sight), walk and
@@ -170,30 +172,6 @@ int contract_act_slots(GotaMatch *m, const ContractSlots *cs, int seat, const in
 }
 
 /* ---- masks --------------------------------------------------------------- */
-/* cast_begin's checks (abilities.c), in full */
-static int castable_now(const GotaMatch *m, int seat, const GotaUnit *u, int a)
-{
-    const HeroState *h = &m->hero[seat];
-    const AbilityDef *d = &HERO_CLASS[h->cls].ability[a];
-    if (!u->alive || h->channel > 0 || h->stun > 0 || h->silence > 0 || h->rank[a] < 1 ||
-        m->spell_n >= SPELL_MAX || h->cooldown[a] > 0 || h->charges[a] <= 0 || h->mana < d->mana)
-        return 0;
-    if (d->cast == CAST_SELF && (d->effect == EFFECT_RESTORE ? h->mana >= h->max_mana : u->hp >= u->max_hp))
-        return 0;
-    return 1;
-}
-
-/* ability_cast_target's target checks for unit slot t */
-static int cast_target_ok(const GotaMatch *m, const GotaUnit *me, const AbilityDef *d, int team, int t)
-{
-    if (!unit_attackable(m, t)) return 0;
-    const GotaUnit *tu = &m->unit[t];
-    if (tu->team != team && !m->seen[team][t]) return 0;
-    int fits = d->effect == EFFECT_DAMAGE ? tu->team != team : tu->team == team && tu->kind == GOTA_KIND_HERO;
-    if (!fits) return 0;
-    return fx_dist2(me->x, me->z, tu->x, tu->z) <= (int64_t)d->range * d->range;
-}
-
 /* economy_use_item's checks without a point (potions, poison) */
 static int item_usable(const GotaMatch *m, int seat, int self, int i)
 {
@@ -274,7 +252,7 @@ void contract_mask_slots(const GotaMatch *m, const ContractSlots *cs, int seat, 
     /* rows 1..4: castTarget per ability; castPoint abilities */
     int cast_any = 0, cast_target_any = 0;
     for (int a = 0; a < CONTRACT_ABILITIES; a++) {
-        if (!castable_now(m, seat, me, a)) continue;
+        if (ability_cast_check(m, seat, a) != GOTA_ACT_OK) continue;
         cast_any = 1;
         mask[MASK_CAST_POINT_ABILITY + a] = 1;
         const AbilityDef *d = &HERO_CLASS[h->cls].ability[a];
@@ -285,7 +263,7 @@ void contract_mask_slots(const GotaMatch *m, const ContractSlots *cs, int seat, 
             r_any = 1;
         } else {
             for (int k = 0; k < CONTRACT_SLOTS; k++)
-                if (cs->unit[k] >= 0 && cast_target_ok(m, me, d, team, cs->unit[k])) {
+                if (cs->unit[k] >= 0 && ability_target_check(m, seat, a, cs->unit[k]) == GOTA_ACT_OK) {
                     r[k] = 1;
                     r_any = 1;
                 }

@@ -1,12 +1,12 @@
 /*
  * batch.c -- the lockstep batch: N lanes of one match each, stepped together
- * by a persistent thread pool (batch.h; docs/arena.md; the leaderboard reward
- * of docs/rules.md section 8).
+ * by a persistent thread pool (batch.h; docs/arena.md).
  *
  * Per lane and step: the acting agents' heads go through the contract
  * (contract_act issues a command once, a noop issues nothing, the order is
  * held between decisions), the match runs action_ticks ticks (fewer when it
- * ends), the per-team reward signals and leaderboard rewards are computed, a
+ * ends), the per-team reward signals are written (the rewards are Python's:
+ * gota_arena.rewards turns the signals into the reward mode's rewards), a
  * finished lane records its stats and restarts with its next seed, and the
  * observations and masks of the new state are written. A restart renews the
  * lane's match in place from the lane's config (seed, bot seats; match_renew),
@@ -94,7 +94,6 @@ static int lane_start(GotaBatch *b, BatchLane *L, int64_t seed)
     L->opponent = opponent;
     L->learner_bot_now = L->learner_bot;
     L->slots_ready = 0;
-    for (int t = 0; t < 2; t++) L->potential[t] = lane_team_score(m, t, NULL);
     return GOTA_OK;
 }
 
@@ -218,7 +217,6 @@ static void lane_zero_outputs(const GotaBatch *b, int32_t i)
 {
     int64_t a0 = (int64_t)i * b->agents_per_lane;
     for (int32_t j = 0; j < b->agents_per_lane; j++) {
-        b->io.rewards[a0 + j] = 0.0f;
         b->io.terminals[a0 + j] = 0;
         b->io.truncations[a0 + j] = 0;
     }
@@ -259,19 +257,9 @@ static int lane_step(GotaBatch *b, int32_t i)
         if (err != GOTA_OK) return err;
     }
     int finished = m->result != GOTA_RESULT_RUNNING;
-    float reward[2];
-    for (int32_t t = 0; t < 2; t++) {
-        int64_t glory = 0;
-        int64_t score = lane_team_score(m, t, &glory);
-        int64_t p = finished ? glory : score;
-        reward[t] = (float)((double)(p - L->potential[t]) / 1000.0);
-        L->potential[t] = p;
-    }
     lane_signals(m, b->io.signals + (int64_t)i * 2 * GOTA_SIGNALS);
     int truncated = m->result == GOTA_RESULT_TIMEOUT;
     for (int32_t j = 0; j < b->agents_per_lane; j++) {
-        int32_t team = lane_seat(L, j) / 5;
-        b->io.rewards[a0 + j] = reward[team];
         b->io.terminals[a0 + j] = (uint8_t)finished;
         b->io.truncations[a0 + j] = (uint8_t)truncated;
     }
@@ -580,11 +568,10 @@ int gota_batch_info(const GotaBatch *b, GotaBatchInfo *out)
 
 static int check_buffers(const GotaBatch *b, const GotaBatchBuffers *io)
 {
-    if (!io || !io->obs || !io->masks || !io->rewards || !io->terminals || !io->truncations || !io->stats ||
-        !io->signals)
+    if (!io || !io->obs || !io->masks || !io->terminals || !io->truncations || !io->stats || !io->signals)
         return GOTA_ERR_NULL;
     int64_t agents = b->agents, lanes = b->lanes;
-    if (io->obs_cap < agents * OBS_SIZE || io->masks_cap < agents * MASK_SIZE || io->rewards_cap < agents ||
+    if (io->obs_cap < agents * OBS_SIZE || io->masks_cap < agents * MASK_SIZE ||
         io->terminals_cap < agents || io->truncations_cap < agents || io->stats_cap < lanes ||
         io->signals_cap < lanes * 2 * GOTA_SIGNALS)
         return GOTA_ERR_BUFFER;

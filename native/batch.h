@@ -29,7 +29,6 @@ typedef struct {
     int64_t next_seed;        /* gota_batch_set_next_seed: the next start's seed once, -1 = default */
     GotaBasicProgram *opponent_script;   /* gota_batch_set_opponent_script (opponent_override GOTA_BOT_SCRIPT) */
     GotaBasicProgram *learner_script;    /* gota_batch_set_learner_script (learner_bot GOTA_BOT_SCRIPT) */
-    int64_t potential[2];     /* leaderboard potential per team, at the last decision */
     int err;                  /* this lane's code of the current job */
     NavSearch *search;        /* the A* scratch lent while a thread runs the lane's job */
     ContractSlots *slots;     /* per agent row: the slot table of the last observation */

@@ -562,8 +562,6 @@ typedef struct {
     int64_t obs_cap;
     uint8_t *masks;           /* [agents][MASK_SIZE] */
     int64_t masks_cap;
-    float *rewards;           /* [agents], leaderboard mode */
-    int64_t rewards_cap;
     uint8_t *terminals;       /* [agents]: 1 on the step the lane finished */
     int64_t terminals_cap;
     uint8_t *truncations;     /* [agents]: 1 when that finish was a timeout */
@@ -603,7 +601,7 @@ int gota_batch_bytes(int32_t lanes, int32_t self_play, int32_t threads, int64_t 
 void gota_batch_free(GotaBatch *b);
 int gota_batch_info(const GotaBatch *b, GotaBatchInfo *out);
 /* Rebuild every lane (seed >= 0, or -1 to continue) and write observations,
- * masks and signals; rewards, terminals, truncations and stats are zeroed. */
+ * masks and signals; terminals, truncations and stats are zeroed. */
 int gota_batch_reset(GotaBatch *b, int64_t seed, const GotaBatchBuffers *io);
 /* One decision for every lane: actions are [agents][5] heads (verb 0..7,
  * target 0..24, point 0..48, ability 0..3, item 0..5; checked before anything

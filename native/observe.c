@@ -373,16 +373,6 @@ static void observe_self(const GotaMatch *m, const ContractSlots *cs, int seat, 
     o[OS_HAS_MOVE] = h->order == ORDER_WALK || h->order == ORDER_ATTACK_MOVE ? 1.0f : 0.0f;
 }
 
-static int ability_castable(const GotaMatch *m, int seat, int a)
-{
-    const HeroState *h = &m->hero[seat];
-    const GotaUnit *u = &m->unit[m->hero_slot[seat]];
-    const AbilityDef *d = &HERO_CLASS[h->cls].ability[a];
-    return u->alive && m->result == GOTA_RESULT_RUNNING && h->channel == 0 && h->stun == 0 &&
-           h->silence == 0 && h->rank[a] >= 1 && m->spell_n < SPELL_MAX && h->cooldown[a] == 0 &&
-           h->charges[a] > 0 && h->mana >= d->mana;
-}
-
 static void observe_abilities(const GotaMatch *m, int seat, float *o)
 {
     const HeroState *h = &m->hero[seat];
@@ -396,7 +386,7 @@ static void observe_abilities(const GotaMatch *m, int seat, float *o)
         o[OA_CHARGES] = q(h->charges[a], 3);
         o[OA_RECHARGE] = clampf(q(h->recharge[a], 240), 0.0f, 2.0f);
         o[OA_MANA_COST] = q(d->mana, 200);
-        o[OA_CASTABLE] = ability_castable(m, seat, a) ? 1.0f : 0.0f;
+        o[OA_CASTABLE] = ability_cast_check(m, seat, a) == GOTA_ACT_OK ? 1.0f : 0.0f;   /* the command's test */
         o[OA_DAMAGE] = d->effect == EFFECT_DAMAGE ? q(amount, 300) : 0.0f;
         o[OA_HEAL] = d->effect == EFFECT_HEAL ? q(amount, 300) : 0.0f;
         o[OA_RESTORE] = d->effect == EFFECT_RESTORE ? q(amount, 200) : 0.0f;

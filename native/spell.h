@@ -48,6 +48,19 @@ struct GotaMatch;
 /* abilities.c: both return a GOTA_ACT_* code */
 int ability_cast_target(struct GotaMatch *m, int seat, int slot, int32_t target_id);
 int ability_cast_point(struct GotaMatch *m, int seat, int slot, int32_t x, int32_t z);
+/* "Can this seat's hero cast this ability now": the one test behind both
+ * casts, the action mask and the observation's castable feature. GOTA_ACT_OK,
+ * else the first refusal in the rules' order: NO_HERO, MATCH_OVER (as
+ * match_command answers every verb of a finished match), BAD_SLOT, DEAD,
+ * CHANNELING, STUNNED, SILENCED, NOT_LEARNED, TOO_MANY_SPELLS, COOLDOWN,
+ * NO_CHARGES, NO_MANA, FULL (a self heal at full HP, a self restore at full
+ * mana). Reads only; m may be NULL (NO_HERO). */
+int ability_cast_check(const struct GotaMatch *m, int seat, int slot);
+/* The aim checks of a castTarget at unit slot t (-1: no unit), for an ability
+ * that ability_cast_check accepts: GOTA_ACT_OK, BAD_TARGET, NOT_VISIBLE or
+ * OUT_OF_RANGE, as ability_cast_target answers. Self-casts and abilities of
+ * cast range 0 take no aim and accept any t. Reads only. */
+int ability_target_check(const struct GotaMatch *m, int seat, int slot, int t);
 /* Phase "spells": move projectiles, resolve the spells whose impact is due. */
 void spells_update(struct GotaMatch *m);
 /* 1 if world point (x, z) lies inside the area shape of a spell with this

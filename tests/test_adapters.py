@@ -14,7 +14,7 @@ from gymnasium.vector import AutoresetMode  # noqa: E402
 from gymnasium.wrappers.vector import DictInfoToList, RecordEpisodeStatistics  # noqa: E402
 from pettingzoo.test import parallel_api_test, parallel_seed_test  # noqa: E402
 
-from gota_arena import Match, Result  # noqa: E402
+from gota_arena import Match, Result, plugins  # noqa: E402
 from gota_arena.adapters import GotaParallelEnv, GotaVectorEnv, flatten_masks  # noqa: E402
 from gota_arena.contract import MASK_FLAT_SIZE, MASK_SIZE, OBS_SIZE  # noqa: E402
 from gota_arena.masking import illegal_rows, sample_actions  # noqa: E402
@@ -89,6 +89,32 @@ def test_vector_env_autoreset_same_step():
         # the returned observation is already the next episode's first: lane i now plays seed i + 2
         first, _ = fresh.reset(seed=1)
         assert obs.tobytes() == first.tobytes()
+
+
+@pytest.mark.parametrize("reward", ["leaderboard", "xp"])
+def test_vector_env_rewards_are_the_reward_modes(reward):
+    """Each agent gets its team's reward of the reward mode, the finishing step included.
+    Self-play lanes whose other team is the puller bot (its rows get their team's
+    reward too); lane 0 plays seed 4 (learners red), lane 1 seed 5 (learners blue)."""
+    mode = plugins.reward_mode(reward)
+    nonzero = 0
+    with GotaVectorEnv(lanes=2, self_play=True, reward=reward, action_ticks=24, max_ticks=960, threads=1) as env:
+        for lane in range(2):
+            env.arena.set_opponent(lane, "puller")
+        env.reset(seed=2)
+        mode.reset(env.arena.signals)
+        env.action_space.seed(1)
+        for step in range(42):
+            learner = [env.arena.lane(lane)["learner_team"] for lane in range(2)]
+            assert step or learner == [0, 1]
+            _, rewards, _, truncations, _ = env.step(env.action_space.sample())
+            team = mode.rewards(env.arena.signals)
+            for lane in range(2):
+                for row in range(10):
+                    assert rewards[lane * 10 + row] == np.float32(team[lane, learner[lane] ^ (row >= 5)]), (step, lane)
+            assert truncations.all() == (step == 39)
+            nonzero += int((rewards != 0).sum())
+    assert nonzero > 20
 
 
 def test_vector_env_with_gymnasium_wrappers():

@@ -22,7 +22,8 @@ def test_counts_and_shapes():
         assert a.agents == 15
         assert a.obs.shape == (15, OBS_SIZE) and a.masks.shape == (15, MASK_SIZE)
         out = a.step(np.zeros((15, 5), np.int32))
-        assert out.obs is a.obs and out.rewards.shape == (15,) and out.terminals.dtype == np.uint8
+        assert out.obs is a.obs and out.terminals.shape == (15,) and out.terminals.dtype == np.uint8
+        assert not hasattr(out, "rewards")   # rewards are a reward mode's (gota_arena.rewards), from signals
         assert out.stats.shape == (3,) and out.signals.shape == (3, 2, 6)
         assert a.lane(1)["tick"] == 4
     with Arena(lanes=3, self_play=True) as a:
@@ -46,7 +47,7 @@ def run(threads, steps=40, lanes=2):
     with Arena(lanes=lanes, action_ticks=6, self_play=True, threads=threads, max_ticks=120, seed=2) as a:
         for _ in range(steps):
             out = a.step(random_actions(rng, a.agents))
-            chunks.append((out.obs.copy(), out.masks.copy(), out.rewards.copy(), out.terminals.copy(),
+            chunks.append((out.obs.copy(), out.masks.copy(), out.terminals.copy(),
                            out.stats.copy(), out.signals.copy()))
             hashes.append([a.lane_hash(i) for i in range(lanes)])
     return hashes, chunks

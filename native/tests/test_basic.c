@@ -1334,12 +1334,11 @@ static void test_batch_scripts(void)
     gota_batch_info(b, &info);
     float *obs = calloc((size_t)info.agents * (size_t)info.obs_size, sizeof *obs);
     uint8_t *masks = calloc((size_t)info.agents * (size_t)info.mask_size, 1);
-    float rewards[64];
     uint8_t term[64], trunc[64];
     GotaLaneStats stats[3];
     int64_t signals[3 * 2 * GOTA_SIGNALS];
     GotaBatchBuffers io = {obs, (int64_t)info.agents * info.obs_size, masks, (int64_t)info.agents * info.mask_size,
-                           rewards, 64, term, 64, trunc, 64, stats, 3, signals, 3 * 2 * GOTA_SIGNALS};
+                           term, 64, trunc, 64, stats, 3, signals, 3 * 2 * GOTA_SIGNALS};
     CHECK_EQ(gota_batch_reset(b, 0, &io), GOTA_OK);
     int32_t *actions = calloc((size_t)info.agents * 5, sizeof *actions);
     for (int step = 0; step < 10; step++) CHECK_EQ(gota_batch_step(b, actions, (int64_t)info.agents * 5, &io), GOTA_OK);

@@ -25,8 +25,6 @@ static void bufs_alloc(Bufs *f, const GotaBatch *b)
     f->io.obs_cap = a * OBS_SIZE;
     f->io.masks = calloc((size_t)(a * MASK_SIZE), 1);
     f->io.masks_cap = a * MASK_SIZE;
-    f->io.rewards = calloc((size_t)a, sizeof(float));
-    f->io.rewards_cap = a;
     f->io.terminals = calloc((size_t)a, 1);
     f->io.terminals_cap = a;
     f->io.truncations = calloc((size_t)a, 1);
@@ -43,7 +41,6 @@ static void bufs_free(Bufs *f)
 {
     free(f->io.obs);
     free(f->io.masks);
-    free(f->io.rewards);
     free(f->io.terminals);
     free(f->io.truncations);
     free(f->io.stats);
@@ -178,13 +175,11 @@ static void test_restart(void)
     rng_state = 11;
     int finishes = 0;
     int64_t expect_seed[2] = { 0, 1 };
-    float ret[2] = { 0, 0 };
     for (int step = 0; step < 25; step++) {
         random_actions(f.actions, 10);
         CHECK_EQ(gota_batch_step(b, f.actions, f.actions_n, &f.io), GOTA_OK);
         for (int i = 0; i < 2; i++) {
             const GotaLaneStats *st = &f.io.stats[i];
-            ret[i] += f.io.rewards[i * 5];
             const int64_t *sig = f.io.signals + i * 2 * GOTA_SIGNALS;
             GotaBatchLane ln;
             gota_batch_lane(b, i, &ln);
@@ -207,9 +202,6 @@ static void test_restart(void)
                     CHECK_EQ(f.io.terminals[i * 5 + j], 1);
                     CHECK_EQ(f.io.truncations[i * 5 + j], 1);
                 }
-                /* a timeout returns 0 over the episode */
-                CHECK(ret[i] > -1e-3f && ret[i] < 1e-3f);
-                ret[i] = 0;
                 expect_seed[i] += 2;
                 CHECK_EQ(ln.seed, expect_seed[i]);
                 CHECK_EQ(ln.tick, 0);   /* restarted inside the step */
@@ -239,7 +231,6 @@ static int same_lane(const Bufs *f, int i, const Bufs *g, int apl, int obs)
         ok &= !memcmp(f->io.obs + (int64_t)i * apl * OBS_SIZE, g->io.obs, sizeof(float) * apl * OBS_SIZE);
         ok &= !memcmp(f->io.masks + (int64_t)i * apl * MASK_SIZE, g->io.masks, (size_t)apl * MASK_SIZE);
     }
-    ok &= !memcmp(f->io.rewards + i * apl, g->io.rewards, sizeof(float) * apl);
     ok &= !memcmp(f->io.terminals + i * apl, g->io.terminals, (size_t)apl);
     ok &= !memcmp(f->io.truncations + i * apl, g->io.truncations, (size_t)apl);
     ok &= !memcmp(f->io.stats + i, g->io.stats, sizeof(GotaLaneStats));
@@ -365,7 +356,6 @@ static void test_threads(void)
         }
         if (memcmp(fa.io.obs, fc.io.obs, sizeof(float) * 25 * OBS_SIZE) ||
             memcmp(fa.io.masks, fc.io.masks, 25 * MASK_SIZE) ||
-            memcmp(fa.io.rewards, fc.io.rewards, sizeof(float) * 25) ||
             memcmp(fa.io.terminals, fc.io.terminals, 25) || memcmp(fa.io.truncations, fc.io.truncations, 25) ||
             memcmp(fa.io.stats, fc.io.stats, sizeof(GotaLaneStats) * 5) ||
             memcmp(fa.io.signals, fc.io.signals, sizeof(int64_t) * 5 * 2 * GOTA_SIGNALS))

@@ -1,9 +1,10 @@
 /*
  * test_contract.c -- the observation and action contract (contract.h,
  * docs/contract.md): layout and hash, the slot table, fog, the team frame,
- * bit-exact point decoding, masks against the engine's answers (fuzzed over
- * seeds and ticks of bot-played matches) and against their plain computation
- * (on scrambled hero states), invalid decodes, the public API, determinism.
+ * bit-exact point decoding, masks (and the observation's castable feature)
+ * against the engine's answers to the commands they stand for (every choice,
+ * at random-played, bot-played, boosted, scrambled and finished states),
+ * invalid decodes, the public API, determinism.
  *
  * White box: scenes move heroes by hand and read m->seen; matches are driven
  * with gota_match_step.
@@ -825,12 +826,41 @@ static void test_invalid(void)
     }
 }
 
-/* ---- masks against the engine ------------------------------------------------- */
-typedef struct {
-    long allowed[CONTRACT_VERBS], ok[CONTRACT_VERBS], refused_disallowed;
-    long answers[GOTA_ACT_CODES];
-} MaskStats;
-
+/* ---- masks against the commands they stand for ------------------------------- */
+/*
+ * The property the masks exist for, checked without restating any rule: at
+ * many states, for every seat and every choice a mask entry stands for, the
+ * entry is 1 exactly when issuing that choice (contract_act on a copy of the
+ * match) is accepted with GOTA_ACT_OK, and 0 exactly when it is refused.
+ *
+ * The point head is not masked, so the exact test issues the choices that
+ * take a point at point 0: stop for walk and attack-move, the anchor itself
+ * for castPoint and useItemAt. Other points are checked one way: an allowed
+ * choice may be refused only for what the point alone decides (ROOTED and
+ * BAD_POINT for moves, NOT_VISIBLE for castPoint, NO_TOWER for useItemAt;
+ * docs/contract.md), and a disallowed one is never accepted, except a
+ * useItemAt whose offset point reaches an allied tower's sight (the anchors
+ * are conservative). Two choices are offered in one form only, the other
+ * being the same command: self-casts and abilities of cast range 0 ignore
+ * their target, so their castTarget row offers slot 0 only and every other
+ * present slot must be answered as slot 0 is; items that take no point
+ * (potions, poison) ignore it, so they are offered as useItem only and
+ * useItemAt must be answered as useItem is at every present anchor. Verb
+ * entries must equal "some choice of the verb is allowed". The observation's castable feature of ability a
+ * must equal the castPoint entry of a (castable now, whatever the aim).
+ *
+ * States: matches whose ten seats are external (upkeep on) and stepped with
+ * random heads, half of them drawn from the seat's mask, and matches played
+ * by the puller bots; each as it is, with every hero boosted (abilities
+ * learned, mana, potions, poison, a portal), boosted with the heroes'
+ * counters scrambled (stun, root, silence, channel, cooldowns, mana, HP,
+ * full HP or mana, item cooldowns, the spell limit), and finished.
+ *
+ * The trials run on a scratch copy of the state. A refused command records
+ * its answer in its hero's counters (last_error, stats) and nothing else, so
+ * after a refusal only that HeroState is copied back; every 16th refusal the
+ * whole scratch is compared with the state, which checks that claim.
+ */
 static uint64_t rng_state = 0x1234567ull;
 static uint32_t rnd(void)
 {
@@ -838,18 +868,177 @@ static uint32_t rnd(void)
     return (uint32_t)(rng_state >> 33);
 }
 
-/* Run heads on a copy of `base` (scratch); returns the answer. */
-static int try_act(const GotaMatch *base, GotaMatch *scratch, int seat, const int32_t h[5])
+typedef struct {
+    const GotaMatch *base;
+    GotaMatch *scratch;
+    int clean;            /* scratch equals base */
+    long tries, copies, refusals_compared;
+    long allowed[CONTRACT_VERBS], accepted[CONTRACT_VERBS];
+    long cast_answers[GOTA_ACT_CODES];   /* castPoint at the hero itself, per answer */
+    long seats, dead, finished, aimless_slots, pointless_items, loose_item_at;
+} Trials;
+
+/* Issue heads for seat on the scratch copy; the answer. */
+static int trial(Trials *t, const ContractSlots *cs, int seat, int32_t verb, int32_t target, int32_t point,
+                 int32_t ability, int32_t item)
 {
-    memcpy(scratch, base, sizeof *scratch);
-    return contract_act(scratch, seat, h);
+    if (!t->clean) {
+        memcpy(t->scratch, t->base, sizeof *t->scratch);
+        t->copies++;
+        t->clean = 1;
+    }
+    const int32_t h[CONTRACT_HEADS] = {verb, target, point, ability, item};
+    int r = contract_act_slots(t->scratch, cs, seat, h);
+    t->tries++;
+    if (r == GOTA_ACT_OK) {
+        t->clean = 0;
+    } else {
+        memcpy(&t->scratch->hero[seat], &t->base->hero[seat], sizeof t->base->hero[seat]);
+        if (t->tries % 16 == 0) {
+            CHECK(memcmp(t->scratch, t->base, sizeof *t->scratch) == 0);
+            t->refusals_compared++;
+        }
+    }
+    return r;
 }
 
-static int in_set(int v, const int *set, int n)
+static int any(const uint8_t *v, int n)
 {
     for (int i = 0; i < n; i++)
-        if (set[i] == v) return 1;
+        if (v[i]) return 1;
     return 0;
+}
+
+static void check_masks_exact(Trials *t)
+{
+    const GotaMatch *m = t->base;
+    uint64_t h0, h1;
+    gota_match_hash(m, &h0);
+    float *obs = malloc(sizeof(float) * OBS_SIZE);
+    for (int seat = 0; seat < SEATS; seat++) {
+        check_slots(m, seat);
+        ContractSlots cs;
+        contract_slots(m, seat, &cs);
+        uint8_t mask[MASK_SIZE], flat[MASK_FLAT_SIZE];
+        contract_mask(m, seat, mask);
+        contract_mask_flatten(mask, flat);
+        contract_observe(m, seat, obs);
+        const uint8_t *verb = mask + MASK_VERB, *row = mask + MASK_ROWS;
+        int present[CONTRACT_TARGETS];
+        for (int k = 0; k < CONTRACT_TARGETS; k++) present[k] = cs.unit[k] >= 0;
+        t->seats++;
+        t->dead += cs.self >= 0 && !m->unit[cs.self].alive;
+        for (int v = 0; v < CONTRACT_VERBS; v++) t->allowed[v] += verb[v];
+        CHECK_EQ(verb[VERB_NOOP], 1);
+        /* walk, attack-move: point 0 (stop) exactly, a random point one way */
+        for (int v = VERB_WALK; v <= VERB_ATTACK_MOVE; v++) {
+            int r = trial(t, &cs, seat, v, 0, 0, 0, 0);
+            CHECK_EQ(verb[v], r == GOTA_ACT_OK);
+            t->accepted[v] += r == GOTA_ACT_OK;
+            r = trial(t, &cs, seat, v, 0, 1 + (int32_t)(rnd() % (CONTRACT_POINTS - 1)), 0, 0);
+            if (verb[v]) CHECK(r == GOTA_ACT_OK || r == GOTA_ACT_ROOTED || r == GOTA_ACT_BAD_POINT);
+            else CHECK(r != GOTA_ACT_OK);
+        }
+        /* attackTarget at every slot */
+        const uint8_t *attack = row + MASK_ROW_ATTACK * CONTRACT_TARGETS;
+        for (int k = 0; k < CONTRACT_TARGETS; k++) {
+            int r = trial(t, &cs, seat, VERB_ATTACK_TARGET, k, 0, 0, 0);
+            CHECK_EQ(verb[VERB_ATTACK_TARGET] && attack[k], r == GOTA_ACT_OK);
+            t->accepted[VERB_ATTACK_TARGET] += r == GOTA_ACT_OK;
+        }
+        CHECK_EQ(verb[VERB_ATTACK_TARGET], any(attack, CONTRACT_TARGETS));
+        /* castTarget: every ability at every slot */
+        const HeroState *h = &m->hero[seat];
+        for (int a = 0; a < CONTRACT_ABILITIES; a++) {
+            const uint8_t *cast = row + (MASK_ROW_CAST + a) * CONTRACT_TARGETS;
+            const AbilityDef *d = &HERO_CLASS[h->cls < 0 ? 0 : h->cls].ability[a];
+            int aimless = cs.self >= 0 && (d->cast == CAST_SELF || d->range == 0);
+            int at_self = -1;
+            for (int k = 0; k < CONTRACT_TARGETS; k++) {
+                int r = trial(t, &cs, seat, VERB_CAST_TARGET, k, 0, a, 0);
+                if (k == 0) at_self = r;
+                if (aimless && k > 0) {   /* the target is ignored: answered as slot 0 */
+                    CHECK_EQ(cast[k], 0);
+                    CHECK_EQ(r == GOTA_ACT_OK, present[k] && at_self == GOTA_ACT_OK);
+                    t->aimless_slots += present[k];
+                } else {
+                    CHECK_EQ(verb[VERB_CAST_TARGET] && mask[MASK_CAST_TARGET_ABILITY + a] && cast[k], r == GOTA_ACT_OK);
+                }
+                t->accepted[VERB_CAST_TARGET] += r == GOTA_ACT_OK;
+            }
+            CHECK_EQ(mask[MASK_CAST_TARGET_ABILITY + a], any(cast, CONTRACT_TARGETS));
+        }
+        CHECK_EQ(verb[VERB_CAST_TARGET], any(mask + MASK_CAST_TARGET_ABILITY, CONTRACT_ABILITIES));
+        /* castPoint: every ability at the hero itself exactly (and the
+         * observation's castable with it); anchors and points one way */
+        const uint8_t *anchor = row + MASK_ROW_CAST_POINT * CONTRACT_TARGETS;
+        for (int a = 0; a < CONTRACT_ABILITIES; a++) {
+            int allowed = verb[VERB_CAST_POINT] && mask[MASK_CAST_POINT_ABILITY + a];
+            int r = trial(t, &cs, seat, VERB_CAST_POINT, CSLOT_SELF, 0, a, 0);
+            CHECK_EQ(allowed, r == GOTA_ACT_OK);
+            t->cast_answers[r]++;
+            t->accepted[VERB_CAST_POINT] += r == GOTA_ACT_OK;
+            float castable = obs[OBS_ABILITY + a * OBS_ABILITY_WIDTH + OA_CASTABLE];
+            CHECK(castable == (allowed ? 1.0f : 0.0f));
+            for (int n = 0; n < 3; n++) {
+                int k = (int)(rnd() % CONTRACT_TARGETS);
+                r = trial(t, &cs, seat, VERB_CAST_POINT, k, (int32_t)(rnd() % CONTRACT_POINTS), a, 0);
+                if (allowed && anchor[k]) CHECK(r == GOTA_ACT_OK || r == GOTA_ACT_NOT_VISIBLE);
+                else CHECK(r != GOTA_ACT_OK);
+            }
+        }
+        CHECK_EQ(verb[VERB_CAST_POINT], any(mask + MASK_CAST_POINT_ABILITY, CONTRACT_ABILITIES));
+        /* castPoint anchors: present slots while some ability is castable */
+        for (int k = 0; k < CONTRACT_TARGETS; k++) CHECK_EQ(anchor[k], verb[VERB_CAST_POINT] && present[k]);
+        /* useItem: every item */
+        int use_answer[CONTRACT_ITEMS];
+        for (int i = 0; i < CONTRACT_ITEMS; i++) {
+            int r = use_answer[i] = trial(t, &cs, seat, VERB_USE_ITEM, 0, 0, 0, i);
+            CHECK_EQ(verb[VERB_USE_ITEM] && mask[MASK_USE_ITEM + i], r == GOTA_ACT_OK);
+            t->accepted[VERB_USE_ITEM] += r == GOTA_ACT_OK;
+        }
+        CHECK_EQ(verb[VERB_USE_ITEM], any(mask + MASK_USE_ITEM, CONTRACT_ITEMS));
+        /* useItemAt: every item at every anchor itself exactly, a random
+         * point one way. Items that take no point (potions, poison) ignore
+         * it: the mask offers them as useItem only, and useItemAt must be
+         * answered as useItem is at every present anchor. */
+        const uint8_t *at = row + MASK_ROW_ITEM_AT * CONTRACT_TARGETS;
+        for (int i = 0; i < CONTRACT_ITEMS; i++) {
+            int item_ok = verb[VERB_USE_ITEM_AT] && mask[MASK_USE_ITEM_AT + i];
+            int item = h->item[i];
+            int pointless = h->item_count[i] > 0 && item >= 1 && item < ITEM_KINDS && ITEM[item].use != USE_PORTAL;
+            for (int k = 0; k < CONTRACT_TARGETS; k++) {
+                int r = trial(t, &cs, seat, VERB_USE_ITEM_AT, k, 0, 0, i);
+                if (pointless) {
+                    CHECK_EQ(item_ok, 0);
+                    CHECK_EQ(r == GOTA_ACT_OK, present[k] && use_answer[i] == GOTA_ACT_OK);
+                    t->pointless_items += present[k] && r == GOTA_ACT_OK;
+                } else {
+                    CHECK_EQ(item_ok && at[k], r == GOTA_ACT_OK);
+                    t->accepted[VERB_USE_ITEM_AT] += r == GOTA_ACT_OK;
+                }
+            }
+            int k = (int)(rnd() % CONTRACT_TARGETS);
+            int r = trial(t, &cs, seat, VERB_USE_ITEM_AT, k, 1 + (int32_t)(rnd() % (CONTRACT_POINTS - 1)), 0, i);
+            if (item_ok && at[k]) CHECK(r == GOTA_ACT_OK || r == GOTA_ACT_NO_TOWER);
+            else if (pointless) CHECK_EQ(r == GOTA_ACT_OK, present[k] && use_answer[i] == GOTA_ACT_OK);
+            else t->loose_item_at += r == GOTA_ACT_OK;   /* an offset point may reach a tower's sight */
+        }
+        CHECK_EQ(verb[VERB_USE_ITEM_AT], any(mask + MASK_USE_ITEM_AT, CONTRACT_ITEMS));
+        /* the flat form holds every conditional choice */
+        for (int k = 0; k < CONTRACT_TARGETS; k++)
+            for (int rr = 0; rr < MASK_ROW_COUNT; rr++) {
+                int used = rr == MASK_ROW_ATTACK ? verb[VERB_ATTACK_TARGET]
+                         : rr < MASK_ROW_CAST_POINT ? mask[MASK_CAST_TARGET_ABILITY + rr - MASK_ROW_CAST]
+                         : rr == MASK_ROW_CAST_POINT ? verb[VERB_CAST_POINT]
+                                                     : verb[VERB_USE_ITEM_AT];
+                if (used && row[rr * CONTRACT_TARGETS + k]) CHECK_EQ(flat[MASK_FLAT_TARGET + k], 1);
+            }
+    }
+    if (t->clean) CHECK(memcmp(t->scratch, t->base, sizeof *t->scratch) == 0);
+    gota_match_hash(m, &h1);
+    CHECK(h0 == h1);   /* masks, observations and trials never touch the state itself */
+    free(obs);
 }
 
 /* Give every hero learned abilities, mana, potions, poison and a portal. */
@@ -874,371 +1063,188 @@ static void boost(GotaMatch *m)
     }
 }
 
-static void check_masks_at(const GotaMatch *base, GotaMatch *scratch, MaskStats *ms)
+/* Scramble the heroes' counters (after boost): controls, channel,
+ * cooldowns, charges, mana and HP (at random, or full), item cooldowns and
+ * counts; now and then the spell limit. */
+static void scramble(GotaMatch *m)
 {
-    static const int move_ok[] = {GOTA_ACT_OK, GOTA_ACT_ROOTED, GOTA_ACT_BAD_POINT};
-    static const int point_ok[] = {GOTA_ACT_OK, GOTA_ACT_NOT_VISIBLE};
-    static const int portal_ok[] = {GOTA_ACT_OK, GOTA_ACT_NO_TOWER};
-    for (int seat = 0; seat < SEATS; seat++) {
-        check_slots(base, seat);
-        uint8_t mask[MASK_SIZE], flat[MASK_FLAT_SIZE];
-        contract_mask(base, seat, mask);
-        contract_mask_flatten(mask, flat);
-        const uint8_t *row = mask + MASK_ROWS;
-        CHECK_EQ(mask[MASK_VERB + VERB_NOOP], 1);
-        for (int v = 0; v < CONTRACT_VERBS; v++)
-            if (mask[MASK_VERB + v]) ms->allowed[v]++;
-        /* walk / attack-move */
-        for (int v = VERB_WALK; v <= VERB_ATTACK_MOVE; v++) {
-            if (!mask[MASK_VERB + v]) continue;
-            int32_t h[5] = {v, 0, (int32_t)(rnd() % CONTRACT_POINTS), 0, 0};
-            int r = try_act(base, scratch, seat, h);
-            CHECK(in_set(r, move_ok, 3));
-            if (r == GOTA_ACT_OK) ms->ok[v]++;
-            ms->answers[r >= 0 ? r : 0]++;
+    for (int s = 0; s < SEATS; s++) {
+        HeroState *h = &m->hero[s];
+        GotaUnit *u = &m->unit[m->hero_slot[s]];
+        h->stun = rnd() % 4 == 0 ? 1 + (int32_t)(rnd() % 20) : 0;
+        h->root = rnd() % 4 == 0 ? 1 + (int32_t)(rnd() % 20) : 0;
+        h->silence = rnd() % 4 == 0 ? 1 + (int32_t)(rnd() % 20) : 0;
+        h->channel = rnd() % 5 == 0 ? 1 + (int32_t)(rnd() % 70) : 0;
+        for (int a = 0; a < HERO_ABILITIES; a++) {
+            if (rnd() % 3 == 0) h->cooldown[a] = (int32_t)(rnd() % 50);
+            if (rnd() % 6 == 0) h->charges[a] = 0;
         }
-        /* attackTarget: every allowed target accepted; every other one refused */
-        for (int k = 0; k < CONTRACT_TARGETS; k++) {
-            int32_t h[5] = {VERB_ATTACK_TARGET, k, 0, 0, 0};
-            int allowed = mask[MASK_VERB + VERB_ATTACK_TARGET] && row[MASK_ROW_ATTACK * CONTRACT_TARGETS + k];
-            int r = try_act(base, scratch, seat, h);
-            if (allowed) {
-                CHECK_EQ(r, GOTA_ACT_OK);
-                ms->ok[VERB_ATTACK_TARGET]++;
-            } else {
-                CHECK(r != GOTA_ACT_OK);
-                ms->refused_disallowed++;
-            }
+        switch (rnd() % 4) {
+        case 0: h->mana = (int32_t)(rnd() % (uint32_t)(h->max_mana + 1)); break;
+        case 1: h->mana = h->max_mana; break;
+        default: break;
         }
-        /* castTarget per ability */
-        for (int a = 0; a < CONTRACT_ABILITIES; a++)
-            for (int k = 0; k < CONTRACT_TARGETS; k++) {
-                int allowed = mask[MASK_VERB + VERB_CAST_TARGET] && mask[MASK_CAST_TARGET_ABILITY + a] &&
-                              row[(MASK_ROW_CAST + a) * CONTRACT_TARGETS + k];
-                if (!allowed && rnd() % 4 != 0) continue;   /* a sample of the refusals */
-                int32_t h[5] = {VERB_CAST_TARGET, k, 0, a, 0};
-                int r = try_act(base, scratch, seat, h);
-                if (allowed) {
-                    CHECK_EQ(r, GOTA_ACT_OK);
-                    ms->ok[VERB_CAST_TARGET]++;
-                } else {
-                    /* self-casts and caster-centred shapes ignore the target: the mask offers slot 0 only */
-                    const AbilityDef *d = &HERO_CLASS[base->hero[seat].cls].ability[a];
-                    int ignored = (d->cast == CAST_SELF || d->range == 0) && row[(MASK_ROW_CAST + a) * CONTRACT_TARGETS];
-                    CHECK(r != GOTA_ACT_OK || ignored);
-                    ms->refused_disallowed++;
-                }
+        if (u->alive) switch (rnd() % 4) {
+            case 0: u->hp = 1 + (int32_t)(rnd() % (uint32_t)u->max_hp); break;
+            case 1: u->hp = u->max_hp; break;
+            default: break;
             }
-        /* castPoint: every allowed ability at a few allowed anchors */
-        for (int a = 0; a < CONTRACT_ABILITIES; a++) {
-            if (!mask[MASK_VERB + VERB_CAST_POINT] || !mask[MASK_CAST_POINT_ABILITY + a]) {
-                int32_t h[5] = {VERB_CAST_POINT, 0, 0, a, 0};
-                CHECK(try_act(base, scratch, seat, h) != GOTA_ACT_OK);
-                continue;
-            }
-            for (int n = 0, k = (int)(rnd() % CONTRACT_TARGETS); n < CONTRACT_TARGETS && n < 40; n++, k = (k + 7) % CONTRACT_TARGETS) {
-                if (!row[MASK_ROW_CAST_POINT * CONTRACT_TARGETS + k]) continue;
-                int32_t h[5] = {VERB_CAST_POINT, k, (int32_t)(rnd() % CONTRACT_POINTS), a, 0};
-                GotaCommand c;
-                CHECK_EQ(contract_decode(base, seat, h, &c), CONTRACT_DECODE_OK);
-                int r = try_act(base, scratch, seat, h);
-                CHECK(in_set(r, point_ok, 2));
-                if (r == GOTA_ACT_OK) ms->ok[VERB_CAST_POINT]++;
-                if (n > 12) break;
-            }
+        if (rnd() % 4 == 0) h->hp_item_cd = 30;
+        if (rnd() % 4 == 0) h->mana_item_cd = 30;
+        if (rnd() % 4 == 0) h->portal_cd = 30;
+        for (int i = 0; i < CONTRACT_ITEMS; i++)
+            if (rnd() % 5 == 0) h->item_count[i] = 0;
+    }
+    if (rnd() % 6 == 0) m->spell_n = SPELL_MAX;
+}
+
+/* A random index i with v[i] set; 0 when none. */
+static int32_t pick(const uint8_t *v, int n)
+{
+    int count = 0;
+    for (int i = 0; i < n; i++) count += v[i] != 0;
+    if (count == 0) return 0;
+    int j = (int)(rnd() % (uint32_t)count);
+    for (int i = 0; i < n; i++)
+        if (v[i] && j-- == 0) return i;
+    return 0;
+}
+
+/* Random heads for a seat: half of the time drawn from its mask, else any. */
+static void random_heads(const GotaMatch *m, int seat, int32_t h[CONTRACT_HEADS])
+{
+    h[HEAD_VERB] = (int32_t)(rnd() % CONTRACT_VERBS);
+    h[HEAD_TARGET] = (int32_t)(rnd() % CONTRACT_TARGETS);
+    h[HEAD_POINT] = (int32_t)(rnd() % CONTRACT_POINTS);
+    h[HEAD_ABILITY] = (int32_t)(rnd() % CONTRACT_ABILITIES);
+    h[HEAD_ITEM] = (int32_t)(rnd() % CONTRACT_ITEMS);
+    if (rnd() % 2) return;
+    uint8_t mask[MASK_SIZE];
+    contract_mask(m, seat, mask);
+    const uint8_t *row = mask + MASK_ROWS;
+    h[HEAD_VERB] = pick(mask + MASK_VERB, CONTRACT_VERBS);
+    switch (h[HEAD_VERB]) {
+    case VERB_ATTACK_TARGET: h[HEAD_TARGET] = pick(row + MASK_ROW_ATTACK * CONTRACT_TARGETS, CONTRACT_TARGETS); break;
+    case VERB_CAST_TARGET:
+        h[HEAD_ABILITY] = pick(mask + MASK_CAST_TARGET_ABILITY, CONTRACT_ABILITIES);
+        h[HEAD_TARGET] = pick(row + (MASK_ROW_CAST + h[HEAD_ABILITY]) * CONTRACT_TARGETS, CONTRACT_TARGETS);
+        break;
+    case VERB_CAST_POINT:
+        h[HEAD_ABILITY] = pick(mask + MASK_CAST_POINT_ABILITY, CONTRACT_ABILITIES);
+        h[HEAD_TARGET] = pick(row + MASK_ROW_CAST_POINT * CONTRACT_TARGETS, CONTRACT_TARGETS);
+        break;
+    case VERB_USE_ITEM: h[HEAD_ITEM] = pick(mask + MASK_USE_ITEM, CONTRACT_ITEMS); break;
+    case VERB_USE_ITEM_AT:
+        h[HEAD_ITEM] = pick(mask + MASK_USE_ITEM_AT, CONTRACT_ITEMS);
+        h[HEAD_TARGET] = pick(row + MASK_ROW_ITEM_AT * CONTRACT_TARGETS, CONTRACT_TARGETS);
+        break;
+    default: break;
+    }
+}
+
+/* The state as it is, boosted, boosted and scrambled (twice), and (first
+ * states only) finished. */
+static void check_variants(Trials *t, const GotaMatch *m, GotaMatch *work, int finish)
+{
+    t->base = work;
+    for (int variant = 0; variant < 5; variant++) {
+        if (variant == 4 && !finish) break;
+        memcpy(work, m, sizeof *work);
+        if (variant > 0) boost(work);
+        if (variant == 2 || variant == 3) scramble(work);
+        if (variant == 4) {
+            work->result = GOTA_RESULT_WIN;
+            work->winner = GOTA_TEAM_RED;
+            t->finished++;
         }
-        /* useItem: every allowed item accepted; the others refused */
-        for (int i = 0; i < CONTRACT_ITEMS; i++) {
-            int32_t h[5] = {VERB_USE_ITEM, 0, 0, 0, i};
-            int allowed = mask[MASK_VERB + VERB_USE_ITEM] && mask[MASK_USE_ITEM + i];
-            int r = try_act(base, scratch, seat, h);
-            if (allowed) {
-                CHECK_EQ(r, GOTA_ACT_OK);
-                ms->ok[VERB_USE_ITEM]++;
-            } else {
-                CHECK(r != GOTA_ACT_OK);
-            }
-        }
-        /* useItemAt: allowed items at allowed anchors: accepted or NO_TOWER (the offset) */
-        for (int i = 0; i < CONTRACT_ITEMS; i++) {
-            if (!mask[MASK_VERB + VERB_USE_ITEM_AT] || !mask[MASK_USE_ITEM_AT + i]) continue;
-            for (int k = 0; k < CONTRACT_TARGETS; k++) {
-                if (!row[MASK_ROW_ITEM_AT * CONTRACT_TARGETS + k]) continue;
-                int32_t h[5] = {VERB_USE_ITEM_AT, k, 0, 0, i};   /* the anchor itself: always covered */
-                CHECK_EQ(try_act(base, scratch, seat, h), GOTA_ACT_OK);
-                h[2] = (int32_t)(rnd() % CONTRACT_POINTS);
-                int r = try_act(base, scratch, seat, h);
-                CHECK(in_set(r, portal_ok, 2));
-                ms->ok[VERB_USE_ITEM_AT]++;
-            }
-        }
-        /* masked-off verbs are refused or decode to noop for any heads */
-        for (int v = 1; v < CONTRACT_VERBS; v++) {
-            if (mask[MASK_VERB + v]) continue;
-            int32_t h[5] = {v, (int32_t)(rnd() % CONTRACT_TARGETS), (int32_t)(rnd() % CONTRACT_POINTS),
-                            (int32_t)(rnd() % CONTRACT_ABILITIES), (int32_t)(rnd() % CONTRACT_ITEMS)};
-            int r = try_act(base, scratch, seat, h);
-            /* useItemAt anchors are conservative: an offset point may reach a tower's sight */
-            CHECK(r != GOTA_ACT_OK || (v == VERB_USE_ITEM_AT && h[2] != 0));
-        }
-        /* the flat form holds every conditional choice */
-        for (int k = 0; k < CONTRACT_TARGETS; k++)
-            for (int rr = 0; rr < MASK_ROW_COUNT; rr++) {
-                int used = rr == MASK_ROW_ATTACK ? mask[MASK_VERB + VERB_ATTACK_TARGET]
-                         : rr < MASK_ROW_CAST_POINT ? mask[MASK_CAST_TARGET_ABILITY + rr - MASK_ROW_CAST]
-                         : rr == MASK_ROW_CAST_POINT ? mask[MASK_VERB + VERB_CAST_POINT]
-                                                     : mask[MASK_VERB + VERB_USE_ITEM_AT];
-                if (used && row[rr * CONTRACT_TARGETS + k]) CHECK_EQ(flat[MASK_FLAT_TARGET + k], 1);
-            }
+        t->clean = 0;
+        check_masks_exact(t);
     }
 }
 
 static void test_masks(void)
 {
-    MaskStats ms;
-    memset(&ms, 0, sizeof ms);
-    GotaMatch *scratch = malloc(sizeof *scratch);
-    GotaMatch *boosted = malloc(sizeof *boosted);
-    static const int64_t seeds[3] = {1, 77, 4242};
-    static const int32_t ticks[4] = {60, 500, 1300, 2600};
-    for (int si = 0; si < 3; si++) {
-        GotaMatch *m = new_match(seeds[si], 1);
-        if (!m) continue;
-        int32_t at = 0;
-        for (int ti = 0; ti < 4; ti++) {
-            int32_t ran = 0;
-            int32_t want = ticks[ti] + (int32_t)(rnd() % 40) - at;
-            if (gota_match_step(m, want, &ran) != GOTA_OK) break;
-            at += ran;
-            GotaMatchInfo info;
-            gota_match_info(m, &info);
-            if (info.result != GOTA_RESULT_RUNNING) break;
-            uint64_t h0, h1;
-            gota_match_hash(m, &h0);
-            check_masks_at(m, scratch, &ms);
-            gota_match_hash(m, &h1);
-            CHECK(h0 == h1);   /* masks and trials never touch the match itself */
-            memcpy(boosted, m, sizeof *boosted);
-            boost(boosted);
-            check_masks_at(boosted, scratch, &ms);
-        }
-        gota_match_free(m);
-    }
-    printf("  masks: allowed walk %ld attack %ld castT %ld castP %ld item %ld itemAt %ld; accepted attack %ld "
-           "castT %ld castP %ld item %ld itemAt %ld; refusals checked %ld\n",
-           ms.allowed[1], ms.allowed[3], ms.allowed[4], ms.allowed[5], ms.allowed[6], ms.allowed[7],
-           ms.ok[3], ms.ok[4], ms.ok[5], ms.ok[6], ms.ok[7], ms.refused_disallowed);
-    CHECK(ms.ok[VERB_ATTACK_TARGET] > 0);
-    CHECK(ms.ok[VERB_CAST_TARGET] > 0);
-    CHECK(ms.ok[VERB_CAST_POINT] > 0);
-    CHECK(ms.ok[VERB_USE_ITEM] > 0);
-    CHECK(ms.ok[VERB_USE_ITEM_AT] > 0);
-    free(scratch);
-    free(boosted);
-}
-
-/* ---- masks against their plain computation ----------------------------------- */
-/* contract_mask_slots as first written, every check spelled out per slot and
- * the verbs read back from the rows: the oracle for the one in actions.c,
- * which skips a stunned or channeling hero at once and keeps its verb flags
- * while it fills the rows. */
-/* cast_begin's checks (abilities.c), in full */
-static int plain_castable(const GotaMatch *m, int seat, const GotaUnit *u, int a)
-{
-    const HeroState *h = &m->hero[seat];
-    const AbilityDef *d = &HERO_CLASS[h->cls].ability[a];
-    if (!u->alive || h->channel > 0 || h->stun > 0 || h->silence > 0 || h->rank[a] < 1 ||
-        m->spell_n >= SPELL_MAX || h->cooldown[a] > 0 || h->charges[a] <= 0 || h->mana < d->mana)
-        return 0;
-    if (d->cast == CAST_SELF && (d->effect == EFFECT_RESTORE ? h->mana >= h->max_mana : u->hp >= u->max_hp))
-        return 0;
-    return 1;
-}
-
-/* ability_cast_target's target checks for unit slot t */
-static int plain_cast_target_ok(const GotaMatch *m, const GotaUnit *me, const AbilityDef *d, int team, int t)
-{
-    if (!unit_attackable(m, t)) return 0;
-    const GotaUnit *tu = &m->unit[t];
-    if (tu->team != team && !m->seen[team][t]) return 0;
-    int fits = d->effect == EFFECT_DAMAGE ? tu->team != team : tu->team == team && tu->kind == GOTA_KIND_HERO;
-    if (!fits) return 0;
-    return fx_dist2(me->x, me->z, tu->x, tu->z) <= (int64_t)d->range * d->range;
-}
-
-/* economy_use_item's checks without a point (potions, poison) */
-static int plain_item_usable(const GotaMatch *m, int seat, int self, int i)
-{
-    const HeroState *h = &m->hero[seat];
-    const GotaUnit *u = &m->unit[self];
-    int item = h->item[i];
-    if (item < 1 || item >= ITEM_KINDS || h->item_count[i] <= 0) return 0;
-    const ItemDef *d = &ITEM[item];
-    if (d->kind != ITEM_CONSUMABLE || !u->alive || h->stun > 0 || h->channel > 0) return 0;
-    switch (d->use) {
-    case USE_HEAL_OVER_TIME:
-    case USE_HEAL_NOW: return h->hp_item_cd == 0 && u->hp < u->max_hp;
-    case USE_MANA_NOW:
-    case USE_MANA_OVER_TIME: return h->mana_item_cd == 0 && h->mana < h->max_mana;
-    case USE_POISON: {
-        int t = unit_target_slot(m, self);
-        if (t < 0 || !unit_attackable(m, t) || !unit_hostile(m, self, t) || !unit_visible_to(m, hero_team(seat), t))
-            return 0;
-        const GotaUnit *tu = &m->unit[t];
-        if (tu->kind == GOTA_KIND_TOWER || tu->kind == GOTA_KIND_BARRACKS || tu->kind == GOTA_KIND_GOD)
-            return unit_attack_reach_ok(m, self, t, u->x, u->z);
-        return fx_dist2(u->x, u->z, tu->x, tu->z) <= (int64_t)u->range * u->range;
-    }
-    default: return 0;   /* the portal needs a point */
-    }
-}
-
-static int plain_portal_usable(const GotaMatch *m, int seat, int self, int i)
-{
-    const HeroState *h = &m->hero[seat];
-    int item = h->item[i];
-    if (item < 1 || item >= ITEM_KINDS || h->item_count[i] <= 0 || ITEM[item].use != USE_PORTAL) return 0;
-    return m->unit[self].alive && h->stun == 0 && h->channel == 0 && h->portal_cd == 0 && h->root == 0;
-}
-
-/* A portal aimed at (x, z) finds a living allied tower whose sight holds it. */
-static int plain_portal_covered(const GotaMatch *m, int team, int32_t x, int32_t z)
-{
-    if (!map_world_inside(x, z)) return 0;
-    for (int b = 0; b < m->map->building_n; b++) {
-        const MapBuilding *mb = &m->map->building[b];
-        if (mb->kind != GOTA_KIND_TOWER || mb->team != team || !m->building_alive[b]) continue;
-        int64_t r = (int64_t)mb->sight_tiles * GOTA_TILE;
-        if (fx_dist2(x, z, mb->x, mb->z) <= r * r) return 1;
-    }
-    return 0;
-}
-
-static int plain_any(const uint8_t *v, int n)
-{
-    for (int i = 0; i < n; i++)
-        if (v[i]) return 1;
-    return 0;
-}
-
-static void plain_mask(const GotaMatch *m, const ContractSlots *cs, int seat, uint8_t *mask)
-{
-    memset(mask, 0, MASK_SIZE);
-    mask[MASK_VERB + VERB_NOOP] = 1;
-    if (cs->self < 0 || m->result != GOTA_RESULT_RUNNING) return;
-    const GotaUnit *me = &m->unit[cs->self];
-    const HeroState *h = &m->hero[seat];
-    if (!me->alive) return;
-    int team = cs->team;
-    uint8_t *row = mask + MASK_ROWS;
-    int ordered = h->channel == 0 && h->stun == 0;   /* commands.c order_blocked, without root */
-    /* row 0: attackTarget (cmd_attack) */
-    if (ordered)
-        for (int k = 1; k < CONTRACT_SLOTS; k++) {
-            int t = cs->unit[k];
-            if (t >= 0 && m->unit[t].alive && unit_hostile(m, cs->self, t) && m->seen[team][t] && unit_attackable(m, t))
-                row[MASK_ROW_ATTACK * CONTRACT_TARGETS + k] = 1;
-        }
-    /* rows 1..4: castTarget per ability; castPoint abilities */
-    int cast_any = 0;
-    for (int a = 0; a < CONTRACT_ABILITIES; a++) {
-        if (!plain_castable(m, seat, me, a)) continue;
-        cast_any = 1;
-        mask[MASK_CAST_POINT_ABILITY + a] = 1;
-        const AbilityDef *d = &HERO_CLASS[h->cls].ability[a];
-        uint8_t *r = row + (MASK_ROW_CAST + a) * CONTRACT_TARGETS;
-        if (d->cast == CAST_SELF || d->range == 0) {
-            r[CSLOT_SELF] = 1;   /* the target is ignored: self stands for it */
-        } else {
-            for (int k = 0; k < CONTRACT_SLOTS; k++)
-                if (cs->unit[k] >= 0 && plain_cast_target_ok(m, me, d, team, cs->unit[k])) r[k] = 1;
-        }
-        mask[MASK_CAST_TARGET_ABILITY + a] = (uint8_t)plain_any(r, CONTRACT_TARGETS);
-    }
-    /* row 5: castPoint anchors: every present object */
-    if (cast_any)
-        for (int k = 0; k < CONTRACT_SLOTS; k++)
-            if (cs->unit[k] >= 0) row[MASK_ROW_CAST_POINT * CONTRACT_TARGETS + k] = 1;
-    /* items */
-    int portal_any = 0;
-    for (int i = 0; i < CONTRACT_ITEMS; i++) {
-        mask[MASK_USE_ITEM + i] = (uint8_t)plain_item_usable(m, seat, cs->self, i);
-        if (plain_portal_usable(m, seat, cs->self, i)) portal_any = 1;
-    }
-    /* row 6: useItemAt anchors inside a living allied tower's sight */
-    if (portal_any)
-        for (int k = 0; k < CONTRACT_SLOTS; k++) {
-            int t = cs->unit[k];
-            if (t >= 0 && plain_portal_covered(m, team, m->unit[t].x, m->unit[t].z))
-                row[MASK_ROW_ITEM_AT * CONTRACT_TARGETS + k] = 1;
-        }
-    int at_any = plain_any(row + MASK_ROW_ITEM_AT * CONTRACT_TARGETS, CONTRACT_TARGETS);
-    for (int i = 0; i < CONTRACT_ITEMS; i++)
-        mask[MASK_USE_ITEM_AT + i] = (uint8_t)(at_any && plain_portal_usable(m, seat, cs->self, i));
-    mask[MASK_VERB + VERB_WALK] = (uint8_t)ordered;
-    mask[MASK_VERB + VERB_ATTACK_MOVE] = (uint8_t)ordered;
-    mask[MASK_VERB + VERB_ATTACK_TARGET] = (uint8_t)plain_any(row + MASK_ROW_ATTACK * CONTRACT_TARGETS, CONTRACT_TARGETS);
-    mask[MASK_VERB + VERB_CAST_TARGET] = (uint8_t)plain_any(mask + MASK_CAST_TARGET_ABILITY, CONTRACT_ABILITIES);
-    mask[MASK_VERB + VERB_CAST_POINT] = (uint8_t)plain_any(mask + MASK_CAST_POINT_ABILITY, CONTRACT_ABILITIES);
-    mask[MASK_VERB + VERB_USE_ITEM] = (uint8_t)plain_any(mask + MASK_USE_ITEM, CONTRACT_ITEMS);
-    mask[MASK_VERB + VERB_USE_ITEM_AT] = (uint8_t)plain_any(mask + MASK_USE_ITEM_AT, CONTRACT_ITEMS);
-}
-
-/* Masks of every seat at bot-played states, as they are and with each hero's
- * controls, channel, cooldowns, mana, hp and items scrambled. */
-static void test_mask_plain(void)
-{
+    Trials t;
+    memset(&t, 0, sizeof t);
+    t.scratch = malloc(sizeof *t.scratch);
     GotaMatch *work = malloc(sizeof *work);
-    static const int64_t seeds[2] = {5, 606};
-    long compared = 0, differ = 0, allowed[CONTRACT_VERBS] = {0}, blocked = 0;
+    long states = 0;
+    /* external seats, upkeep on, stepped 48 ticks at a time with random heads */
+    static const int64_t random_seeds[2] = {3, 4};
     for (int si = 0; si < 2; si++) {
-        GotaMatch *m = new_match(seeds[si], 1);
+        GotaConfig cfg;
+        gota_config_default(&cfg);
+        cfg.seed = random_seeds[si];
+        cfg.upkeep = 1;
+        int err = -99;
+        GotaMatch *m = gota_match_new(&cfg, &err);
+        CHECK_EQ(err, GOTA_OK);
         if (!m) continue;
-        for (int step = 0; step < 8; step++) {
-            if (gota_match_step(m, 211, NULL) != GOTA_OK) break;
-            for (int variant = 0; variant < 6; variant++) {
-                memcpy(work, m, sizeof *work);
-                if (variant > 0) boost(work);
-                for (int s = 0; variant > 1 && s < SEATS; s++) {
-                    HeroState *h = &work->hero[s];
-                    GotaUnit *u = &work->unit[work->hero_slot[s]];
-                    h->stun = rnd() % 4 == 0 ? 1 + (int32_t)(rnd() % 20) : 0;
-                    h->root = rnd() % 4 == 0 ? 1 + (int32_t)(rnd() % 20) : 0;
-                    h->silence = rnd() % 4 == 0 ? 1 + (int32_t)(rnd() % 20) : 0;
-                    h->channel = rnd() % 5 == 0 ? 1 + (int32_t)(rnd() % 70) : 0;
-                    for (int a = 0; a < HERO_ABILITIES; a++)
-                        if (rnd() % 3 == 0) h->cooldown[a] = (int32_t)(rnd() % 50);
-                    if (rnd() % 3 == 0) h->mana = (int32_t)(rnd() % (uint32_t)(h->max_mana + 1));
-                    if (u->alive && rnd() % 3 == 0) u->hp = 1 + (int32_t)(rnd() % (uint32_t)u->max_hp);
-                    if (rnd() % 4 == 0) h->hp_item_cd = 30;
-                    if (rnd() % 4 == 0) h->mana_item_cd = 30;
-                    if (rnd() % 4 == 0) h->portal_cd = 30;
-                    for (int i = 0; i < CONTRACT_ITEMS; i++)
-                        if (rnd() % 5 == 0) h->item_count[i] = 0;
-                }
-                for (int s = 0; s < SEATS; s++) {
-                    ContractSlots cs;
-                    contract_slots(work, s, &cs);
-                    uint8_t want[MASK_SIZE], got[MASK_SIZE];
-                    plain_mask(work, &cs, s, want);
-                    contract_mask_slots(work, &cs, s, got);
-                    compared++;
-                    differ += memcmp(want, got, MASK_SIZE) != 0;
-                    for (int v = 0; v < CONTRACT_VERBS; v++) allowed[v] += want[MASK_VERB + v];
-                    blocked += cs.self >= 0 && work->unit[cs.self].alive &&
-                               (work->hero[s].stun > 0 || work->hero[s].channel > 0);
-                }
+        for (int step = 1; step <= 60 && m->result == GOTA_RESULT_RUNNING; step++) {
+            for (int seat = 0; seat < SEATS; seat++) {
+                int32_t h[CONTRACT_HEADS];
+                random_heads(m, seat, h);
+                contract_act(m, seat, h);
+            }
+            CHECK_EQ(gota_match_step(m, 48, NULL), GOTA_OK);
+            if (step % 12 == 0) {
+                check_variants(&t, m, work, step == 12);
+                states++;
             }
         }
         gota_match_free(m);
     }
-    printf("  masks vs plain: %ld compared, %ld differ; stunned or channeling %ld; allowed walk %ld attack %ld "
-           "castT %ld castP %ld item %ld itemAt %ld\n", compared, differ, blocked, allowed[VERB_WALK],
-           allowed[VERB_ATTACK_TARGET], allowed[VERB_CAST_TARGET], allowed[VERB_CAST_POINT], allowed[VERB_USE_ITEM],
-           allowed[VERB_USE_ITEM_AT]);
-    CHECK_EQ(differ, 0);
-    CHECK(blocked > 0);
-    for (int v = 1; v < CONTRACT_VERBS; v++) CHECK(allowed[v] > 0);
+    /* matches the puller bots play */
+    static const int64_t bot_seeds[2] = {1, 77};
+    static const int32_t ticks[3] = {500, 1300, 2600};
+    for (int si = 0; si < 2; si++) {
+        GotaMatch *m = new_match(bot_seeds[si], 1);
+        if (!m) continue;
+        int32_t at = 0;
+        for (int ti = 0; ti < 3 && m->result == GOTA_RESULT_RUNNING; ti++) {
+            int32_t ran = 0;
+            if (gota_match_step(m, ticks[ti] + (int32_t)(rnd() % 40) - at, &ran) != GOTA_OK) break;
+            at += ran;
+            check_variants(&t, m, work, ti == 0);
+            states++;
+        }
+        /* on until some hero is dead (for the dead hero's masks) */
+        for (int n = 0; n < 400 && m->result == GOTA_RESULT_RUNNING; n++) {
+            int dead = 0;
+            for (int s = 0; s < SEATS; s++) dead |= !m->unit[m->hero_slot[s]].alive;
+            if (dead) {
+                check_variants(&t, m, work, 0);
+                states++;
+                break;
+            }
+            if (gota_match_step(m, 24, NULL) != GOTA_OK) break;
+        }
+        gota_match_free(m);
+    }
+    printf("  masks vs commands: %ld states, %ld seat masks (%ld dead, %ld finished), %ld trials, %ld copies, "
+           "%ld refusals compared whole\n", states, t.seats, t.dead, t.finished * SEATS, t.tries, t.copies,
+           t.refusals_compared);
+    printf("    allowed/accepted: walk %ld/%ld attack %ld/%ld castT %ld/%ld castP %ld/%ld item %ld/%ld itemAt %ld/%ld; "
+           "aimless casts at other slots %ld, pointless items at a point %ld; offset useItemAt accepted outside "
+           "the mask %ld\n",
+           t.allowed[VERB_WALK], t.accepted[VERB_WALK], t.allowed[VERB_ATTACK_TARGET], t.accepted[VERB_ATTACK_TARGET],
+           t.allowed[VERB_CAST_TARGET], t.accepted[VERB_CAST_TARGET], t.allowed[VERB_CAST_POINT],
+           t.accepted[VERB_CAST_POINT], t.allowed[VERB_USE_ITEM], t.accepted[VERB_USE_ITEM],
+           t.allowed[VERB_USE_ITEM_AT], t.accepted[VERB_USE_ITEM_AT], t.aimless_slots, t.pointless_items, t.loose_item_at);
+    printf("    castPoint at the hero itself, answers:");
+    for (int c = 0; c < GOTA_ACT_CODES; c++)
+        if (t.cast_answers[c]) printf(" %d:%ld", c, t.cast_answers[c]);
+    printf("\n");
+    /* every verb accepted somewhere, every refusal of a cast seen (a dead
+     * hero's heads decode to nothing: INVALID_DECODE, never DEAD) */
+    for (int v = VERB_WALK; v < CONTRACT_VERBS; v++) CHECK(t.accepted[v] > 0);
+    static const int cast_refusals[] = {GOTA_ACT_INVALID_DECODE, GOTA_ACT_CHANNELING, GOTA_ACT_STUNNED, GOTA_ACT_SILENCED,
+                                        GOTA_ACT_NOT_LEARNED, GOTA_ACT_TOO_MANY_SPELLS, GOTA_ACT_COOLDOWN,
+                                        GOTA_ACT_NO_CHARGES, GOTA_ACT_NO_MANA, GOTA_ACT_FULL, GOTA_ACT_MATCH_OVER};
+    for (size_t i = 0; i < sizeof cast_refusals / sizeof cast_refusals[0]; i++)
+        CHECK(t.cast_answers[cast_refusals[i]] > 0);
+    CHECK(t.dead > 0 && t.aimless_slots > 0 && t.pointless_items > 0);
+    free(t.scratch);
     free(work);
 }
 
@@ -1323,7 +1329,6 @@ int main(void)
     test_points();
     test_invalid();
     test_masks();
-    test_mask_plain();
     test_determinism();
     test_team_knowledge();
     test_nearest_ties();
