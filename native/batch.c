@@ -37,9 +37,9 @@
 #define BATCH_CALLER_SPIN_NS 200000
 
 /* ---- lanes ------------------------------------------------------------- */
-static int32_t lane_learner_team(int64_t seed)
+int32_t gota_batch_seed_team(int64_t seed)
 {
-    return (int32_t)((seed % 10) / 5);
+    return seed < 0 ? -1 : (int32_t)((seed % GOTA_SEATS) / GOTA_SEATS_PER_TEAM);
 }
 
 /* Seat of agent j (0..agents_per_lane-1) of a lane: the learner team's seats
@@ -64,7 +64,7 @@ static int lane_start(GotaBatch *b, BatchLane *L, int64_t seed)
 {
     if (seed < 0 || seed > INT32_MAX) return GOTA_ERR_RANGE;
     GotaConfig cfg = b->base;
-    int32_t learner = lane_learner_team(seed);
+    int32_t learner = gota_batch_seed_team(seed);
     int32_t opponent = L->opponent_override >= 0 ? L->opponent_override
                      : b->self_play              ? GOTA_BOT_EXTERNAL
                                                  : b->opponents[(seed / 10) % b->opponent_count];

@@ -116,6 +116,9 @@ static void test_seeds(void)
     const GotaMatch *m = NULL;
     int32_t lane, seat;
 
+    CHECK_EQ(gota_batch_seed_team(5), GOTA_TEAM_BLUE);
+    CHECK_EQ(gota_batch_seed_team(14), GOTA_TEAM_RED);
+    CHECK_EQ(gota_batch_seed_team(-1), -1);
     CHECK_EQ(gota_batch_reset(b, 5, &f.io), GOTA_OK);
     gota_batch_lane(b, 0, &ln);
     CHECK_EQ(ln.seed, 5);
