@@ -18,10 +18,10 @@ from dataclasses import dataclass, fields
 from typing import Optional
 
 from ._native import ffi, lib
-from .constants import ActionError, Team, Verb
+from .constants import SEATS, ActionError, Team, Verb
+from .contract import SEAT_RANGES
 from .errors import ArgumentRangeError, ArgumentTypeError, check
 
-SEATS = lib.GOTA_SEATS
 
 
 def class_name(hero_class: int) -> str:
@@ -167,7 +167,7 @@ def _int(value, what: str) -> int:
 def _seat(seat) -> int:
     seat = _int(seat, "seat")
     if not 0 <= seat < SEATS:
-        raise ArgumentRangeError(f"seat {seat} does not exist; seats are 0..4 (red) and 5..9 (blue)")
+        raise ArgumentRangeError(f"seat {seat} does not exist; seats are {SEAT_RANGES}")
     return seat
 
 

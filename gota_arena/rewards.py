@@ -16,11 +16,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from .arena import SIGNAL_INDEX
+from .constants import Signal
 from .errors import PluginError
 
-TEAM_XP, TEAM_SCORE, TOWER_HP, GOD_HP, OUTCOME, DONE = (SIGNAL_INDEX[k] for k in (
-    "team_xp", "team_score", "tower_hp", "god_hp", "outcome", "done"))
+# field indexes of signals[lane, team, :], read from C (GOTA_SIGNAL_*)
+TEAM_XP, TEAM_SCORE, TOWER_HP, GOD_HP, OUTCOME, DONE = (int(Signal[k]) for k in (
+    "TEAM_XP", "TEAM_SCORE", "TOWER_HP", "GOD_HP", "OUTCOME", "DONE"))
 
 
 class RewardMode:

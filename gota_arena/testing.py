@@ -42,6 +42,7 @@ import pytest
 from . import plugins
 from .arena import Arena
 from .bots import bot_names
+from .constants import SEATS_PER_TEAM
 from .contract import INFO, MASK_SIZE, OBS_SIZE
 from .learner_env import LearnerEnv
 from .masking import HEAD_SIZES, illegal_rows, sample_actions
@@ -157,7 +158,8 @@ class OpponentSuite:
             return
         assert len(recorder.calls) == self.steps
         for seats, actions in recorder.calls:
-            assert seats.obs.shape == (lanes * 5, OBS_SIZE) and seats.masks.shape == (lanes * 5, MASK_SIZE)
+            rows = lanes * SEATS_PER_TEAM
+            assert seats.obs.shape == (rows, OBS_SIZE) and seats.masks.shape == (rows, MASK_SIZE)
             _assert_actions(f"opponent {opponent.name!r}", actions, seats.masks)
         starts = [bool(seats.episode_start.all()) for seats, _ in recorder.calls]
         assert starts[0] and sum(starts) >= 2, "the run covers the first step and a restart"
