@@ -280,7 +280,9 @@ typedef struct {
     int64_t commands;         /* commands issued */
     int64_t invalid_actions;  /* commands answered with an action error */
     int64_t script_errors;    /* BASIC runtime errors (each disables the seat's script; docs/basic.md) */
-    int64_t reserved[1];
+    int64_t healing;          /* HP the seat's heal abilities restored to heroes of its team (itself
+                                 included), overhealing not counted. A reward signal, not state: the
+                                 simulation never reads it and the state hash leaves it out */
 } GotaSeatStats;
 
 /* A hero's details beyond its GotaUnit. */
@@ -578,14 +580,29 @@ const char *gota_error_text(int code);
  * Results are identical for any thread count and any grouping of lanes. */
 typedef struct GotaBatch GotaBatch;
 
-/* reward signal fields, per lane and team (signals[lane][team][GOTA_SIGNALS]) */
+/* reward signal fields, per lane and team (signals[lane][team][GOTA_SIGNALS];
+ * docs/plugins.md). Fields 6.. are sums over the team's five heroes of their
+ * GotaSeatStats counters, cumulative since the match began (0 at its start):
+ * a reward per step is the change from the last step. */
 #define GOTA_SIGNAL_TEAM_XP 0     /* total XP of the team's heroes */
 #define GOTA_SIGNAL_TEAM_SCORE 1  /* team leaderboard score (docs/rules.md section 8) */
 #define GOTA_SIGNAL_TOWER_HP 2    /* sum of the HP of the team's living towers (guards included) */
 #define GOTA_SIGNAL_GOD_HP 3      /* the team's god HP */
 #define GOTA_SIGNAL_OUTCOME 4     /* +1 won, -1 lost / draw / timeout on the finishing step, else 0 */
 #define GOTA_SIGNAL_DONE 5        /* 1 on the step the lane finished */
-#define GOTA_SIGNALS 6
+#define GOTA_SIGNAL_GOLD_EARNED 6 /* gold earned: last hits, kills, structures (not the start gold;
+                                     spending does not lower it) */
+#define GOTA_SIGNAL_LAST_HITS 7   /* lane creeps killed by the team's heroes (there are no denies) */
+#define GOTA_SIGNAL_NEUTRAL_KILLS 8 /* neutrals killed by the team's heroes */
+#define GOTA_SIGNAL_KILLS 9       /* enemy heroes killed by the team's heroes (tower and creep kills
+                                     credit no hero) */
+#define GOTA_SIGNAL_DEATHS 10     /* deaths of the team's heroes, whoever killed them */
+#define GOTA_SIGNAL_ASSISTS 11    /* assists of the team's heroes (docs/rules.md section 4) */
+#define GOTA_SIGNAL_HERO_DAMAGE 12 /* damage the team's heroes dealt to enemy heroes (HP removed by
+                                     attacks, spells and poison; overkill not counted) */
+#define GOTA_SIGNAL_STRUCTURE_DAMAGE 13 /* the same to enemy towers, guards, barracks and the god */
+#define GOTA_SIGNAL_HEALING 14    /* HP their heal abilities restored to the team's heroes */
+#define GOTA_SIGNALS 15
 #define GOTA_BATCH_MAX_LANES 65536
 #define GOTA_BATCH_MAX_ACTION_TICKS 24
 
@@ -674,6 +691,11 @@ int gota_batch_set_next_seed(GotaBatch *b, int32_t lane, int64_t seed);
 int gota_batch_set_opponent_script(GotaBatch *b, int32_t lane, GotaBasicProgram *p);
 /* The same for the learner team (evaluation): p NULL gives the rows back to agents. */
 int gota_batch_set_learner_script(GotaBatch *b, int32_t lane, GotaBasicProgram *p);
+/* The reward signals of a match as the arena computes them for a lane
+ * (GOTA_SIGNAL_*): out[team * GOTA_SIGNALS + field], team 0 red, 1 blue; cap
+ * counts int64 values (at least 2 * GOTA_SIGNALS). A match without heroes has
+ * zeros in the hero fields. */
+int gota_match_signals(const GotaMatch *m, int64_t *out, int64_t cap);
 /* The learner team (GOTA_TEAM_RED or GOTA_TEAM_BLUE) of a lane playing seed
  * `seed`: (seed mod 10) div 5; -1 for a negative seed. */
 int32_t gota_batch_seed_team(int64_t seed);
