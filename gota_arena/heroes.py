@@ -93,6 +93,7 @@ class SeatStats:
     commands: int
     invalid_actions: int
     script_errors: int       # BASIC runtime errors (each disables the seat's script; docs/basic.md)
+    healing: int             # HP its heal abilities restored to its team's heroes (a reward signal, not hashed)
 
 
 @dataclass(frozen=True)

@@ -1198,6 +1198,12 @@ def _config_bytes(mptr) -> bytes:
     return bytes(ffi.buffer(_match_config_struct(mptr), ffi.sizeof("GotaConfig")))
 
 
+# the signals that sum seat statistics over a team: signal -> the GotaSeatStats fields
+_SIGNAL_STATS = {"gold_earned": ("gold_earned",), "last_hits": ("last_hits",), "neutral_kills": ("neutral_kills",),
+                 "kills": ("kills",), "deaths": ("deaths",), "assists": ("assists",), "hero_damage": ("hero_damage",),
+                 "structure_damage": ("tower_damage", "god_damage"), "healing": ("healing",)}
+
+
 def _lane_differences(m: Match, ep: _Episode, stats, signals) -> str:
     """How a replayed match differs from the lane's finishing stats and signals."""
     info = m.info
@@ -1232,6 +1238,9 @@ def _lane_differences(m: Match, ep: _Episode, stats, signals) -> str:
         god = gods[gods["team"] == team]
         put(f"signal god_hp[{team}]", int(god["hp"][0]) if len(god) and god["alive"][0] else 0,
             sig[SIGNAL_INDEX["god_hp"]])
+        for name, fields in _SIGNAL_STATS.items():
+            put(f"signal {name}[{team}]", sum(getattr(seat_stats[s], f) for s in team_seats(team) for f in fields),
+                sig[SIGNAL_INDEX[name]])
     return ", ".join(f"{k} {got[k]} (lane {want[k]})" for k in got)
 
 
