@@ -81,8 +81,8 @@ def memory_needed(lanes: int, self_play: bool = True, threads: int = 0) -> int:
           f"memory_needed(lanes={lanes}, threads={threads})",
           f"lanes must be 1..{lib.GOTA_BATCH_MAX_LANES} and threads >= 0")
     agents = lanes * (10 if self_play else 5)
-    # observations, masks, rewards, terminals, truncations, actions
-    per_agent = 4 * OBS_SIZE + MASK_SIZE + 4 + 1 + 1 + 4 * HEADS
+    # observations, masks, terminals, truncations, actions (no rewards: the arena writes signals)
+    per_agent = 4 * OBS_SIZE + MASK_SIZE + 1 + 1 + 4 * HEADS
     per_lane = LANE_STATS_DTYPE.itemsize + 8 * 2 * SIGNALS
     return int(out[0]) + agents * per_agent + lanes * per_lane
 

@@ -87,7 +87,7 @@ class Lane:
 
 @pytest.fixture(scope="module")
 def trace():
-    """Per step: the arena's signals, rewards, stats and learner teams (before
+    """Per step: the arena's signals, stats and learner teams (before
     the step), the replaying matches' signals, hashes and glory per team."""
     rng = np.random.default_rng(0)
     steps = []
