@@ -26,7 +26,7 @@ import numpy as np
 
 from ._native import ffi, lib
 from .bots import bot_id, bot_names
-from .constants import SIGNAL_FIELDS, SIGNALS, Signal
+from .constants import SEATS, SEATS_PER_TEAM, SIGNAL_FIELDS, SIGNALS, Signal
 from .contract import HEAD_NAMES, HEAD_RANGES, HEADS, MASK_SIZE, OBS_SIZE
 from .contract import HEAD_SIZES as _HEAD_SIZES
 from .errors import ArgumentRangeError, ArgumentTypeError, ClosedMatchError, ConfigRangeError, check
@@ -80,7 +80,7 @@ def memory_needed(lanes: int, self_play: bool = True, threads: int = 0) -> int:
     check(lib.gota_batch_bytes(lanes, 1 if self_play else 0, threads, out),
           f"memory_needed(lanes={lanes}, threads={threads})",
           f"lanes must be 1..{lib.GOTA_BATCH_MAX_LANES} and threads >= 0")
-    agents = lanes * (10 if self_play else 5)
+    agents = lanes * (SEATS if self_play else SEATS_PER_TEAM)   # rows a lane: both teams, or the learner's
     # observations, masks, terminals, truncations, actions (no rewards: the arena writes signals)
     per_agent = 4 * OBS_SIZE + MASK_SIZE + 1 + 1 + 4 * HEADS
     per_lane = LANE_STATS_DTYPE.itemsize + 8 * 2 * SIGNALS
