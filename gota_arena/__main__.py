@@ -16,7 +16,7 @@ import time
 from collections import Counter
 
 from . import __version__, script
-from .constants import MAX_BATTLE_TICKS, TICKS_PER_SECOND, Kind, Team, game_clock
+from .constants import MAX_BATTLE_TICKS, SEATS, SEATS_PER_TEAM, TICKS_PER_SECOND, Kind, Team, game_clock
 from .errors import GotaError
 from .heroes import class_name
 from .sim import Match, outcome
@@ -58,9 +58,10 @@ def demo(seed: int, ticks: int) -> int:
                                               (("red", match.team_score(red)), ("blue", match.team_score(blue)))))
         print(f"  heroes       {'seat':>4}  {'team':<4}  {'hero':<16} {'level':>5}  {'kills':>5} {'deaths':>6} "
               f"{'assists':>7}")
-        for seat in range(10):
+        for seat in range(SEATS):
             s = match.seat_stats(seat)
-            print(f"               {seat:>4}  {'red' if seat < 5 else 'blue':<4}  {class_name(s.hero_class):<16} "
+            team = Team(seat // SEATS_PER_TEAM).name.lower()
+            print(f"               {seat:>4}  {team:<4}  {class_name(s.hero_class):<16} "
                   f"{s.level:>5}  {s.kills:>5} {s.deaths:>6} {s.assists:>7}")
         print(f"  final hash   0x{match.hash():016x}")
     return 0

@@ -30,11 +30,12 @@ except ImportError as exc:  # the core package works without them
                       "pip install 'gota-arena[gym]'") from exc
 
 from . import plugins
-from .arena import HEAD_NAMES, SIGNAL_INDEX, Arena
-from .contract import INFO, LAYOUT, MASK_FLAT_SIZE, MASK_SIZE, OBS_SIZE
+from .arena import SIGNAL_INDEX, Arena
+from .constants import SEATS_PER_TEAM, Team, team_seats
+from .contract import HEAD_NAMES, HEAD_SIZES, INFO, LAYOUT, MASK_FLAT_SIZE, MASK_SIZE, OBS_SIZE, ContractVerb, TargetRow
 from .rewards import RewardMode, check_rewards
 
-NVEC = np.array([INFO.verbs, INFO.targets, INFO.points, INFO.abilities, INFO.items], dtype=np.int64)
+NVEC = np.array(HEAD_SIZES, dtype=np.int64)
 _VERB = LAYOUT["mask.verb"].slice()
 _CAST_TARGET = LAYOUT["mask.cast_target_ability"].slice()
 _ROWS = LAYOUT["mask.target_rows"]
@@ -43,7 +44,11 @@ _USE_ITEM = LAYOUT["mask.use_item"].slice()
 _USE_ITEM_AT = LAYOUT["mask.use_item_at"].slice()
 _FLAT = {name: LAYOUT["head." + name].slice() for name in HEAD_NAMES}
 assert [_FLAT[h].start for h in HEAD_NAMES] == list(np.cumsum(np.r_[0, NVEC[:-1]]))   # heads in order
-_ATTACK_TARGET, _CAST_POINT_VERB, _USE_ITEM_AT_VERB = 3, 5, 7   # verbs whose target row is 0, 5 and 6
+# the verbs of target rows 0 (attackTarget), 5 (castPoint) and 6 (useItemAt); rows 1..4 follow the castTarget abilities
+_ATTACK_TARGET, _CAST_POINT_VERB, _USE_ITEM_AT_VERB = (int(ContractVerb[name]) for name in (
+    "ATTACK_TARGET", "CAST_POINT", "USE_ITEM_AT"))
+assert (TargetRow.ATTACK, TargetRow.CAST + INFO.abilities, TargetRow.ITEM_AT) == \
+    (0, TargetRow.CAST_POINT, _ROWS.count - 1)   # the gate below lists the rows in order
 
 
 def flatten_masks(masks: np.ndarray) -> np.ndarray:
@@ -82,7 +87,7 @@ class _AgentRewards:
         self.arena = arena
         agent = np.arange(arena.agents)
         self._lane = agent // arena.agents_per_lane
-        self._other = (agent % arena.agents_per_lane) >= 5
+        self._other = (agent % arena.agents_per_lane) >= SEATS_PER_TEAM
         self._learner = np.zeros(arena.lanes, dtype=np.int64)   # learner team of each lane's running episode
 
     def _sides(self, lanes) -> None:
@@ -107,7 +112,7 @@ def _lane_stats(out, agents_per_lane: int) -> tuple:
     agent = np.arange(len(out.terminals))
     lane, row = agent // agents_per_lane, agent % agents_per_lane
     learner = out.stats["learner_team"][lane]
-    team = np.where(row < 5, learner, 1 - learner)   # rows: the learner team's 5, then the other's
+    team = np.where(row < SEATS_PER_TEAM, learner, 1 - learner)   # rows: the learner team's 5, then the other's
     signals = out.signals[lane, team]
     done = out.stats["finished"][lane] == 1
     stats = {
@@ -224,7 +229,8 @@ class GotaParallelEnv(ParallelEnv):
         arena_kwargs.setdefault("threads", 1)
         self.arena = Arena(lanes=1, self_play=self_play, **arena_kwargs)
         self.reward = _AgentRewards(self.arena, reward)
-        self.possible_agents = [f"{team}_{i}" for team in ("red", "blue") for i in range(5)]
+        self.possible_agents = [f"{team.name.lower()}_{i}" for team in (Team.RED, Team.BLUE)
+                                for i in range(len(team_seats(team)))]
         self.observation_spaces = {a: spaces.Dict({
             "observation": _observation_space(),
             "action_mask": spaces.Tuple([spaces.MultiBinary(int(n)) for n in NVEC]),
@@ -246,7 +252,7 @@ class GotaParallelEnv(ParallelEnv):
         if terminal:
             obs[:] = 0
             masks[:] = 0
-            masks[:, _VERB.start] = 1   # noop only
+            masks[:, _VERB.start + ContractVerb.NOOP] = 1   # noop only
         flat = flatten_masks(masks).astype(np.int8)
         observations, infos = {}, {}
         for agent in self.agents:

@@ -26,20 +26,27 @@ import numpy as np
 
 from ._native import ffi, lib
 from .bots import bot_id, bot_names
-from .contract import INFO, MASK_SIZE, OBS_SIZE
+from .constants import SEATS, SEATS_PER_TEAM, SIGNAL_FIELDS, SIGNALS, Signal
+from .contract import HEAD_NAMES, HEAD_RANGES, HEADS, MASK_SIZE, OBS_SIZE
+from .contract import HEAD_SIZES as _HEAD_SIZES
 from .errors import ArgumentRangeError, ArgumentTypeError, ClosedMatchError, ConfigRangeError, check
 from .layout import struct_dtype
 from .sim import _config_struct
 
-HEADS = INFO.heads
-HEAD_NAMES = ("verb", "target", "point", "ability", "item")
-HEAD_SIZES = np.array([INFO.verbs, INFO.targets, INFO.points, INFO.abilities, INFO.items], dtype=np.int64)
-SIGNAL_FIELDS = ("team_xp", "team_score", "tower_hp", "god_hp", "outcome", "done")
-SIGNALS = lib.GOTA_SIGNALS
-SIGNAL_INDEX = {name: i for i, name in enumerate(SIGNAL_FIELDS)}
+HEAD_SIZES = np.array(_HEAD_SIZES, dtype=np.int64)
+# reward signals, read from C (gota_arena.constants.Signal): name -> index of signals[lane, team, :]
+SIGNAL_INDEX = {s.name.lower(): int(s) for s in Signal}
 
 LANE_STATS_DTYPE = struct_dtype("GotaLaneStats")   # finished, outcome, ticks, ... as laid out by C
-assert SIGNALS == len(SIGNAL_FIELDS)
+
+
+def learner_team(seed: int) -> int:
+    """The team (0 red, 1 blue) the learner plays in a lane started with ``seed`` (C decides:
+    gota_batch_seed_team)."""
+    team = int(lib.gota_batch_seed_team(int(seed)))
+    if team < 0:
+        raise ArgumentRangeError(f"seed {seed} is negative; lane seeds are 0..2**31-1")
+    return team
 
 
 @dataclass(frozen=True)
@@ -73,9 +80,9 @@ def memory_needed(lanes: int, self_play: bool = True, threads: int = 0) -> int:
     check(lib.gota_batch_bytes(lanes, 1 if self_play else 0, threads, out),
           f"memory_needed(lanes={lanes}, threads={threads})",
           f"lanes must be 1..{lib.GOTA_BATCH_MAX_LANES} and threads >= 0")
-    agents = lanes * (10 if self_play else 5)
-    # observations, masks, rewards, terminals, truncations, actions
-    per_agent = 4 * OBS_SIZE + MASK_SIZE + 4 + 1 + 1 + 4 * HEADS
+    agents = lanes * (SEATS if self_play else SEATS_PER_TEAM)   # rows a lane: both teams, or the learner's
+    # observations, masks, terminals, truncations, actions (no rewards: the arena writes signals)
+    per_agent = 4 * OBS_SIZE + MASK_SIZE + 1 + 1 + 4 * HEADS
     per_lane = LANE_STATS_DTYPE.itemsize + 8 * 2 * SIGNALS
     return int(out[0]) + agents * per_agent + lanes * per_lane
 
@@ -267,7 +274,7 @@ class Arena:
         return self._result()
 
     def check_actions(self, actions) -> np.ndarray:
-        """actions as a C-contiguous int32 [agents, 5] array; raises on a wrong
+        """actions as a C-contiguous int32 [agents, HEADS] array; raises on a wrong
         shape, dtype or an out-of-range head."""
         try:
             array = np.asarray(actions)
@@ -284,7 +291,7 @@ class Arena:
             agent, head = (int(v) for v in np.argwhere(bad)[0])
             raise ArgumentRangeError(f"actions[{agent}, {head}] = {int(array[agent, head])}: head "
                                      f"{HEAD_NAMES[head]} must be in 0..{int(HEAD_SIZES[head]) - 1} "
-                                     f"(verb 0..7, target 0..24, point 0..48, ability 0..3, item 0..5)")
+                                     f"({HEAD_RANGES})")
         return array
 
     def step(self, actions) -> StepResult:
@@ -381,5 +388,5 @@ class Arena:
                 f"threads={self.threads}, opponents={self.opponents}; {state})")
 
 
-__all__ = ["Arena", "StepResult", "LANE_STATS_DTYPE", "SIGNAL_FIELDS", "SIGNAL_INDEX", "HEAD_NAMES",
-           "memory_needed", "available_memory"]
+__all__ = ["Arena", "StepResult", "LANE_STATS_DTYPE", "SIGNAL_FIELDS", "SIGNAL_INDEX", "SIGNALS", "HEAD_NAMES",
+           "HEADS", "HEAD_SIZES", "learner_team", "memory_needed", "available_memory"]

@@ -26,16 +26,15 @@ from pathlib import Path
 from typing import Mapping, Optional, Union
 
 from ._native import ffi, lib
+from .constants import SCRIPT_ERROR_NAMES, SEATS, Team, team_seats
 from .errors import ArgumentRangeError, ArgumentTypeError, ConfigRangeError, GotaError, check
 from .opponents import Opponent
 
-SEATS = 10
-_TEAMS = {"red": range(0, 5), "blue": range(5, 10)}
+_TEAMS = {team.name.lower(): team_seats(team) for team in (Team.RED, Team.BLUE)}
 _ERROR_CAP = 1024
 _LOG_CAP = 1 << 16
 _POSITION = re.compile(r"^(.*?):(\d+):(\d+): (.*)$", re.S)
-ERROR_KINDS = {0: "none", 1: "instruction limit", 2: "work limit", 3: "call depth limit", 4: "division by zero",
-               5: "out of range", 6: "not an integer", 7: "print limit", 8: "bad host call", 9: "internal error"}
+ERROR_KINDS = SCRIPT_ERROR_NAMES   # error_code -> name, from C (gota_script_error_name)
 
 
 class BasicSyntaxError(GotaError, SyntaxError):

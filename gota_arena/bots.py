@@ -13,11 +13,10 @@ from __future__ import annotations
 from typing import Mapping
 
 from ._native import ffi, lib
+from .constants import SEATS, Team, team_seats
 from .errors import ConfigRangeError, ConfigTypeError
 
-SEATS = 10
-SEATS_PER_TEAM = 5
-_TEAMS = {"red": range(0, 5), "blue": range(5, 10)}
+_TEAMS = {team.name.lower(): team_seats(team) for team in (Team.RED, Team.BLUE)}
 
 
 def bot_names() -> tuple:

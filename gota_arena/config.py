@@ -32,6 +32,8 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Dict, List, Optional
 
+from .constants import MAX_BATTLE_TICKS
+
 
 class Rule(Enum):
     """How a lane's next opponent is drawn from the pool (docs/training.md, "League")."""
@@ -49,7 +51,7 @@ class EnvConfig:
     lanes: int = 8                       # matches stepped together (on each rank under torchrun)
     threads: int = 0                     # simulator threads, 0 = one per core (a rank's share under torchrun)
     action_ticks: int = 4                # ticks per decision (24 ticks = 1 s)
-    max_ticks: int = 28800               # battle ticks before a timeout (28,800 = 20 min)
+    max_ticks: int = MAX_BATTLE_TICKS    # battle ticks before a timeout (28,800 = 20 min, the most)
     upkeep: bool = True                  # ability points, shopping, buyback done for the agents
     match: Dict[str, int] = field(default_factory=dict)   # more simulator keys: wave_interval, class_0..class_9
 
@@ -133,7 +135,7 @@ class LeaderboardConfig:
     lanes: int = 8                       # games played at once
     threads: int = 0                     # simulator threads, 0 = one per core
     action_ticks: int = 4                # ticks a decision of entrants that record none (a policy plays at its own)
-    max_ticks: int = 28800
+    max_ticks: int = MAX_BATTLE_TICKS
     device: str = "cpu"                  # where checkpoint entrants run
     replays: List[str] = field(default_factory=list)   # game keys "seed:red:blue" kept as replay files
     shards: int = 1                      # split the games among this many jobs (a Hydra sweep; docs/scaling.md)

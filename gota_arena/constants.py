@@ -2,14 +2,17 @@
 
 No number is retyped here: each enum collects the ``lib.GOTA_<PREFIX>_*`` constants
 the compiler checked against the header, so the C side stays the single source.
+The contract's numbers (heads, contract verbs, mask rows) are in gota_arena.contract.
 """
 from enum import IntEnum, IntFlag
 
-from ._native import lib
+from ._native import ffi, lib
 
 
-def _collect(prefix: str) -> dict:
-    return {name[len(prefix):]: getattr(lib, name) for name in sorted(dir(lib)) if name.startswith(prefix)}
+def _collect(prefix: str, by_value: bool = False) -> dict:
+    """{NAME: value} of the lib.<prefix>NAME constants, by name (or by value: the order of a C table)."""
+    found = {name[len(prefix):]: getattr(lib, name) for name in sorted(dir(lib)) if name.startswith(prefix)}
+    return dict(sorted(found.items(), key=lambda kv: kv[1])) if by_value else found
 
 
 # one enum per family of #defines; member names drop the prefix (Kind.HERO, Team.RED)
@@ -44,6 +47,32 @@ TICKS_PER_SECOND = lib.GOTA_TICKS_PER_SECOND
 MAX_BATTLE_TICKS = lib.GOTA_MAX_BATTLE_TICKS
 MAX_UNITS = lib.GOTA_MAX_UNITS            # unit slots of one match
 STRUCTURE_KINDS = (Kind.GOD, Kind.TOWER, Kind.BARRACKS)
+SEATS = lib.GOTA_SEATS                    # seats 0..SEATS-1; seat s plays for team s // SEATS_PER_TEAM
+SEATS_PER_TEAM = lib.GOTA_SEATS_PER_TEAM
+assert SEATS == SEATS_PER_TEAM * len([t for t in Team if t != Team.NEUTRAL])
+
+
+def team_seats(team) -> range:
+    """The seats of a team (Team.RED / Team.BLUE or 0 / 1): range(0, 5) for red."""
+    team = int(team)
+    return range(team * SEATS_PER_TEAM, (team + 1) * SEATS_PER_TEAM)
+
+
+# reward signals of the arena, per lane and team (GOTA_SIGNAL_*; docs/plugins.md):
+# Signal.TEAM_XP == 0, ...; SIGNAL_FIELDS are their lower-case names in index order
+Signal = IntEnum("Signal", _collect("GOTA_SIGNAL_", by_value=True), module=__name__)
+Signal.__doc__ = "Fields of the arena's reward signals, signals[lane, team, field]: GOTA_SIGNAL_*."
+SIGNALS = lib.GOTA_SIGNALS
+SIGNAL_FIELDS = tuple(s.name.lower() for s in Signal)
+assert list(Signal) == list(range(SIGNALS)), "GOTA_SIGNAL_* must number 0..GOTA_SIGNALS-1"
+
+
+def _script_error_name(code: int) -> str:
+    return ffi.string(lib.gota_script_error_name(code)).decode()
+
+
+# runtime error kinds of a BASIC script (GotaScriptStatus.error_code): code -> name, 0 "none"
+SCRIPT_ERROR_NAMES = {code: _script_error_name(code) for code in range(lib.GOTA_SCRIPT_ERRORS)}
 
 
 def game_clock(tick: int) -> str:
@@ -56,5 +85,6 @@ __all__ = [
     "Kind", "Team", "Tier", "CreepKind", "EventType", "Result", "Material", "Region", "ErrorCode",
     "Verb", "ActionError",
     "TILE", "MAP_TILES", "TICKS_PER_SECOND", "MAX_BATTLE_TICKS", "MAX_UNITS", "STRUCTURE_KINDS",
+    "SEATS", "SEATS_PER_TEAM", "team_seats", "Signal", "SIGNALS", "SIGNAL_FIELDS", "SCRIPT_ERROR_NAMES",
     "game_clock",
 ]

@@ -6,6 +6,15 @@ sizes and the contract hash. Nothing is retyped here: a policy that stores
 ``INFO.hash`` with its weights can refuse an observation layout it was not
 trained on.
 
+The action side's numbers come from C as well (gota.h ``GOTA_CONTRACT_*`` and
+``gota_contract_verb``), and every Python user imports them from here:
+
+    Head.VERB .. Head.ITEM            the five heads, in order; HEAD_NAMES, HEAD_SIZES
+    ContractVerb.NOOP .. USE_ITEM_AT  values of the verb head; VERB_NAMES ("noop", "attackMove", ...)
+    VERB_USES[verb, head]             the decoder reads that head for that verb
+    VERB_TARGET_ROW[verb]             its row of mask.target_rows (castTarget: + ability), -1 none
+    TargetRow.ATTACK .. ITEM_AT       the rows of mask.target_rows; TARGET_ROWS
+
 ``ContractViews`` is mixed into ``Match``:
 
     obs = m.observe(seat)            # float32[OBS_SIZE], the seat's team view
@@ -15,12 +24,13 @@ trained on.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import IntEnum
 from typing import Optional
 
 import numpy as np
 
 from ._native import ffi, lib
-from .constants import ActionError
+from .constants import SEATS, ActionError, Team, _collect, team_seats
 from .errors import ArgumentRangeError, ArgumentTypeError, check
 
 
@@ -82,40 +92,82 @@ def _layout(entries: int) -> dict:
     return blocks
 
 
+def _verb(verb: int) -> dict:
+    out = ffi.new("GotaContractVerb *")
+    check(lib.gota_contract_verb(verb, out), f"gota_contract_verb({verb})")
+    return {"name": ffi.string(out.name).decode(), "heads": int(out.heads), "target_row": int(out.target_row)}
+
+
 INFO = _info()
 LAYOUT = _layout(INFO.entries)
 OBS_SIZE = INFO.obs_size
 MASK_SIZE = INFO.mask_size
 MASK_FLAT_SIZE = INFO.mask_flat_size
 
+# the five action heads (GOTA_CONTRACT_HEAD_*): Head.VERB == 0 .. Head.ITEM == 4
+Head = IntEnum("Head", _collect("GOTA_CONTRACT_HEAD_", by_value=True), module=__name__)
+Head.__doc__ = "Columns of an action (the five heads, in order): GOTA_CONTRACT_HEAD_*."
+HEADS = INFO.heads
+HEAD_NAMES = tuple(h.name.lower() for h in Head)                  # "verb", "target", "point", "ability", "item"
+HEAD_SIZES = tuple(LAYOUT["head." + name].width for name in HEAD_NAMES)
+# values of the verb head (GOTA_CONTRACT_VERB_*), and what each one reads
+ContractVerb = IntEnum("ContractVerb", _collect("GOTA_CONTRACT_VERB_", by_value=True), module=__name__)
+ContractVerb.__doc__ = "Values of the verb head: GOTA_CONTRACT_VERB_* (not the engine's Verb they decode to)."
+_VERBS = [_verb(v) for v in range(INFO.verbs)]
+VERB_NAMES = tuple(v["name"] for v in _VERBS)                      # "noop", "walk", "attackMove", ...
+VERB_USES = np.array([[(v["heads"] >> h) & 1 for h in range(HEADS)] for v in _VERBS], dtype=bool)
+VERB_USES.flags.writeable = False
+VERB_TARGET_ROW = tuple(v["target_row"] for v in _VERBS)
+# rows of the mask block mask.target_rows (GOTA_CONTRACT_ROW_*)
+TargetRow = IntEnum("TargetRow", _collect("GOTA_CONTRACT_ROW_", by_value=True), module=__name__)
+TargetRow.__doc__ = "Rows of mask.target_rows: GOTA_CONTRACT_ROW_* (CAST is the first of one row per ability)."
+TARGET_ROWS = lib.GOTA_CONTRACT_ROWS
+
+# the C tables agree with one another (a mismatch is a build of mixed sources)
+assert len(Head) == HEADS == lib.GOTA_CONTRACT_HEADS and list(Head) == list(range(HEADS))
+assert [name for name, b in sorted(LAYOUT.items(), key=lambda kv: kv[1].offset) if name.startswith("head.")] \
+    == ["head." + name for name in HEAD_NAMES]
+assert HEAD_SIZES == (INFO.verbs, INFO.targets, INFO.points, INFO.abilities, INFO.items)
+assert len(ContractVerb) == INFO.verbs == lib.GOTA_CONTRACT_VERBS and list(ContractVerb) == list(range(INFO.verbs))
+assert TARGET_ROWS == LAYOUT["mask.target_rows"].count and LAYOUT["mask.target_rows"].width == INFO.targets
+assert all(-1 <= row < TARGET_ROWS for row in VERB_TARGET_ROW)
+
+
+# "0..4 (red) and 5..9 (blue)", for messages
+SEAT_RANGES = " and ".join(f"{seats[0]}..{seats[-1]} ({team.name.lower()})"
+                           for team in (Team.RED, Team.BLUE) for seats in (team_seats(team),))
+
 
 def _seat(seat) -> int:
     if isinstance(seat, bool) or not hasattr(type(seat), "__index__"):
         raise ArgumentTypeError(f"seat must be an integer, got {type(seat).__name__} {seat!r}")
     seat = int(seat)
-    if not 0 <= seat < 10:
-        raise ArgumentRangeError(f"seat {seat} does not exist; seats are 0..4 (red) and 5..9 (blue)")
+    if not 0 <= seat < SEATS:
+        raise ArgumentRangeError(f"seat {seat} does not exist; seats are {SEAT_RANGES}")
     return seat
+
+
+HEAD_RANGES = ", ".join(f"{name} 0..{size - 1}" for name, size in zip(HEAD_NAMES, HEAD_SIZES))
 
 
 def _heads(heads) -> np.ndarray:
     try:
         array = np.asarray(heads)
     except (ValueError, TypeError) as error:   # ragged nested lists, objects numpy cannot take
-        raise ArgumentTypeError(f"heads must be {INFO.heads} integers (verb, target, point, ability, item): "
+        raise ArgumentTypeError(f"heads must be {HEADS} integers ({', '.join(HEAD_NAMES)}): "
                                 f"{error}") from None
-    if array.shape != (INFO.heads,) or not np.issubdtype(array.dtype, np.integer):
-        raise ArgumentTypeError(f"heads must be {INFO.heads} integers (verb, target, point, ability, item), "
+    if array.shape != (HEADS,) or not np.issubdtype(array.dtype, np.integer):
+        raise ArgumentTypeError(f"heads must be {HEADS} integers ({', '.join(HEAD_NAMES)}), "
                                 f"got {array.dtype} of shape {array.shape}")
     low, high = np.iinfo(np.int32).min, np.iinfo(np.int32).max
     outside = [int(v) for v in array.tolist() if not low <= int(v) <= high]
     if outside:   # a cast would wrap them into other, valid-looking heads
         raise ArgumentRangeError(f"heads {array.tolist()}: {outside[0]} does not fit a 32-bit head; heads are "
-                                 "verb 0..7, target 0..24, point 0..48, ability 0..3, item 0..5")
+                                 + HEAD_RANGES)
     return np.ascontiguousarray(array, dtype=np.int32)
 
 
-_SEAT_HINT = "seats are 0..9 and the match must have heroes (heroes=1)"
+_SEAT_HINT = f"seats are 0..{SEATS - 1} and the match must have heroes (heroes=1)"
 
 
 class ContractViews:

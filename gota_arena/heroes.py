@@ -18,10 +18,10 @@ from dataclasses import dataclass, fields
 from typing import Optional
 
 from ._native import ffi, lib
-from .constants import ActionError, Team, Verb
+from .constants import SEATS, ActionError, Team, Verb
+from .contract import SEAT_RANGES
 from .errors import ArgumentRangeError, ArgumentTypeError, check
 
-SEATS = lib.GOTA_SEATS
 
 
 def class_name(hero_class: int) -> str:
@@ -93,6 +93,7 @@ class SeatStats:
     commands: int
     invalid_actions: int
     script_errors: int       # BASIC runtime errors (each disables the seat's script; docs/basic.md)
+    healing: int             # HP its heal abilities restored to its team's heroes (a reward signal, not hashed)
 
 
 @dataclass(frozen=True)
@@ -177,7 +178,7 @@ def _team(team, what: str) -> int:
 def _seat(seat) -> int:
     seat = _int(seat, "seat")
     if not 0 <= seat < SEATS:
-        raise ArgumentRangeError(f"seat {seat} does not exist; seats are 0..4 (red) and 5..9 (blue)")
+        raise ArgumentRangeError(f"seat {seat} does not exist; seats are {SEAT_RANGES}")
     return seat
 
 

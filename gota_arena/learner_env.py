@@ -31,6 +31,8 @@ import numpy as np
 
 from . import plugins
 from .arena import Arena
+from .constants import SEATS_PER_TEAM
+from .contract import HEADS
 from .errors import ArgumentRangeError
 from .opponents import Opponent, SeatBatch, check_actions, decision_every
 from .rewards import RewardMode, check_rewards
@@ -51,17 +53,18 @@ class LearnerEnv:
         self.reward_name = reward if isinstance(reward, str) else getattr(reward, "name", type(reward).__name__)
         self.arena = Arena(lanes=lanes, action_ticks=action_ticks, self_play=True, threads=threads, seed=seed,
                            **match_config)
-        rows = [np.arange(i * 10, i * 10 + (10 if i < self_play_lanes else 5)) for i in range(lanes)]
+        apl = self.arena.agents_per_lane   # SEATS rows a lane: the learner team's seats, then the other team's
+        rows = [np.arange(i * apl, i * apl + (apl if i < self_play_lanes else SEATS_PER_TEAM)) for i in range(lanes)]
         self.learner_rows = np.concatenate(rows)
         self.agents = len(self.learner_rows)
-        self.learner_lane = self.learner_rows // 10
-        self._other_team_row = (self.learner_rows % 10) >= 5   # self-play rows of the lane's other team
+        self.learner_lane = self.learner_rows // apl
+        self._other_team_row = (self.learner_rows % apl) >= SEATS_PER_TEAM   # self-play rows of the lane's other team
         self._current = [None] * lanes
         self._next = [None] * lanes
         self._episodes = np.zeros(lanes, dtype=np.int64)
         self._learner_team = np.zeros(lanes, dtype=np.int64)
         self._starts = np.ones(lanes, dtype=bool)
-        self._full = np.zeros((self.arena.agents, 5), dtype=np.int32)
+        self._full = np.zeros((self.arena.agents, HEADS), dtype=np.int32)
         self._lane_steps = np.zeros(lanes, dtype=np.int64)   # steps since the lane's episode began
         self._every = np.ones(lanes, dtype=np.int64)          # the running opponent's steps between decisions
         self._next_every = np.ones(lanes, dtype=np.int64)
@@ -124,16 +127,17 @@ class LearnerEnv:
                 groups.setdefault(id(opponent), (opponent, []))[1].append(lane)
         for opponent, lanes in groups.values():
             lanes = np.asarray(lanes, dtype=np.int64)
-            rows = (lanes[:, None] * 10 + 5 + np.arange(5)).ravel()
-            seats = SeatBatch(self.arena.obs[rows], self.arena.masks[rows], rows // 10,
-                              (rows // 10) * 5 + rows % 5, np.repeat(self._starts[lanes], 5))
+            apl, team = self.arena.agents_per_lane, SEATS_PER_TEAM
+            rows = (lanes[:, None] * apl + team + np.arange(team)).ravel()   # the other team's rows
+            seats = SeatBatch(self.arena.obs[rows], self.arena.masks[rows], rows // apl,
+                              (rows // apl) * team + rows % team, np.repeat(self._starts[lanes], team))
             self._full[rows] = check_actions(opponent.name, opponent.act(seats), seats.masks)
 
     def step(self, actions):
         """One decision of every learner row; returns (obs, masks, rewards, dones, episodes)."""
         actions = np.asarray(actions)
-        if actions.shape != (self.agents, 5):
-            raise ArgumentRangeError(f"actions must have shape ({self.agents}, 5) (learner rows x heads), "
+        if actions.shape != (self.agents, HEADS):
+            raise ArgumentRangeError(f"actions must have shape ({self.agents}, {HEADS}) (learner rows x heads), "
                                      f"got {actions.shape}")
         self._full[:] = 0
         self._full[self.learner_rows] = actions

@@ -17,24 +17,25 @@ The point head is never masked. A head a verb does not use is ignored by the
 decoder; samplers set it to 0 and policies leave it out of log-probabilities.
 ``conditional_masks`` gives every head's mask for chosen verbs (and abilities),
 so numpy samplers, torch policies and legality checks share one definition.
+
+The verb ids, head columns, the table of the heads each verb reads and the
+target rows all come from C (gota_arena.contract); the names here are plain
+ints for numpy and torch.
 """
 from __future__ import annotations
 
 import numpy as np
 
-from .contract import INFO, LAYOUT
+from .contract import HEAD_SIZES, INFO, LAYOUT, VERB_TARGET_ROW, VERB_USES, ContractVerb, Head, TargetRow
 
-NOOP, WALK, ATTACK_MOVE, ATTACK_TARGET, CAST_TARGET, CAST_POINT, USE_ITEM, USE_ITEM_AT = range(8)
-HEAD_SIZES = (INFO.verbs, INFO.targets, INFO.points, INFO.abilities, INFO.items)
-VERB, TARGET, POINT, ABILITY, ITEM = range(5)
+NOOP, WALK, ATTACK_MOVE, ATTACK_TARGET, CAST_TARGET, CAST_POINT, USE_ITEM, USE_ITEM_AT = (
+    int(ContractVerb[name]) for name in (
+        "NOOP", "WALK", "ATTACK_MOVE", "ATTACK_TARGET", "CAST_TARGET", "CAST_POINT", "USE_ITEM", "USE_ITEM_AT"))
+VERB, TARGET, POINT, ABILITY, ITEM = (int(Head[name]) for name in ("VERB", "TARGET", "POINT", "ABILITY", "ITEM"))
 
-# USES[verb, head]: the verb reads that head
-USES = np.zeros((INFO.verbs, INFO.heads), dtype=bool)
-USES[:, VERB] = True
-USES[[WALK, ATTACK_MOVE, CAST_POINT, USE_ITEM_AT], POINT] = True
-USES[[ATTACK_TARGET, CAST_TARGET, CAST_POINT, USE_ITEM_AT], TARGET] = True
-USES[[CAST_TARGET, CAST_POINT], ABILITY] = True
-USES[[USE_ITEM, USE_ITEM_AT], ITEM] = True
+# USES[verb, head]: the verb reads that head (gota_contract_verb)
+USES = VERB_USES
+_ROW_OF_VERB = np.array(VERB_TARGET_ROW, dtype=np.int64)   # castTarget: the first of its rows
 
 _VERB = LAYOUT["mask.verb"].slice()
 _CAST_TARGET_ABILITY = LAYOUT["mask.cast_target_ability"].slice()
@@ -42,7 +43,8 @@ _CAST_POINT_ABILITY = LAYOUT["mask.cast_point_ability"].slice()
 _USE_ITEM = LAYOUT["mask.use_item"].slice()
 _USE_ITEM_AT = LAYOUT["mask.use_item_at"].slice()
 _ROWS = LAYOUT["mask.target_rows"]
-ROW_ATTACK, ROW_CAST, ROW_CAST_POINT, ROW_ITEM_AT = 0, 1, 5, 6
+ROW_ATTACK, ROW_CAST, ROW_CAST_POINT, ROW_ITEM_AT = (int(TargetRow[name]) for name in (
+    "ATTACK", "CAST", "CAST_POINT", "ITEM_AT"))
 
 
 def verb_mask(masks: np.ndarray) -> np.ndarray:
@@ -70,12 +72,9 @@ def item_mask(masks: np.ndarray, verbs: np.ndarray) -> np.ndarray:
 
 def target_row(verbs: np.ndarray, abilities: np.ndarray) -> np.ndarray:
     """The target row each (verb, ability) reads, -1 where the verb uses no target."""
-    row = np.full(len(verbs), -1, dtype=np.int64)
-    row[verbs == ATTACK_TARGET] = ROW_ATTACK
+    row = _ROW_OF_VERB[verbs]
     cast = verbs == CAST_TARGET
-    row[cast] = ROW_CAST + abilities[cast]
-    row[verbs == CAST_POINT] = ROW_CAST_POINT
-    row[verbs == USE_ITEM_AT] = ROW_ITEM_AT
+    row[cast] += abilities[cast]
     return row
 
 

@@ -46,8 +46,8 @@ from . import __version__
 from ._native import ffi, lib
 from .basic import seat_programs
 from .bots import bot_id, bot_names
-from .constants import MAX_BATTLE_TICKS, Kind, Result, Team
-from .contract import INFO
+from .constants import MAX_BATTLE_TICKS, SEATS, Kind, Result, Team, team_seats
+from .contract import HEAD_SIZES, HEADS, INFO
 from .errors import GotaError, ReplayError, check, config_keys
 from .files import fsync_directory
 from .heroes import class_name
@@ -59,9 +59,6 @@ MAGIC = b"GOTAREPL"
 SUFFIX = ".gotareplay"
 FORMAT_NAME = "gota-replay"
 COMPRESSION = "zlib"
-SEATS = 10
-HEADS = INFO.heads
-HEAD_SIZES = (INFO.verbs, INFO.targets, INFO.points, INFO.abilities, INFO.items)
 OUT_OF_RANGE = 255          # a head outside its range, stored canonically (decodes the same: invalid)
 SET_HP = -1                 # command verb of a recorded Match.set_hp (target = unit slot, x = hp)
 DEFAULT_CHECKPOINT_TICKS = 1200
@@ -1135,7 +1132,7 @@ class ArenaRecorder:
             _, seat = self.arena.agent_seat(lane * apl + j)
             if bots[seat] == "external":
                 agents.append((j, seat))
-        other = [seat for seat in range(SEATS) if seat // 5 != info["learner_team"]]
+        other = [seat for seat in range(SEATS) if seat not in team_seats(info["learner_team"])]
         opponent = (ReplayScript.of(programs[other[0]]).name if other[0] in programs
                     else _bot_name(info["opponent"]))
         source = {"kind": "arena", "lane": lane, "learner_team": _name(Team, info["learner_team"]),
@@ -1203,6 +1200,12 @@ def _config_bytes(mptr) -> bytes:
     return bytes(ffi.buffer(_match_config_struct(mptr), ffi.sizeof("GotaConfig")))
 
 
+# the signals that sum seat statistics over a team: signal -> the GotaSeatStats fields
+_SIGNAL_STATS = {"gold_earned": ("gold_earned",), "last_hits": ("last_hits",), "neutral_kills": ("neutral_kills",),
+                 "kills": ("kills",), "deaths": ("deaths",), "assists": ("assists",), "hero_damage": ("hero_damage",),
+                 "structure_damage": ("tower_damage", "god_damage"), "healing": ("healing",)}
+
+
 def _lane_differences(m: Match, ep: _Episode, stats, signals) -> str:
     """How a replayed match differs from the lane's finishing stats and signals."""
     info = m.info
@@ -1221,15 +1224,15 @@ def _lane_differences(m: Match, ep: _Episode, stats, signals) -> str:
     put("score", score, stats["score"])
     put("potential", glory, stats["potential"])
     seat_stats = [m.seat_stats(s) for s in range(SEATS)]
-    put("xp", sum(seat_stats[s].xp for s in range(t * 5, t * 5 + 5)), stats["xp"])
-    put("kills", sum(seat_stats[s].kills for s in range(t * 5, t * 5 + 5)), stats["kills"])
+    put("xp", sum(seat_stats[s].xp for s in team_seats(t)), stats["xp"])
+    put("kills", sum(seat_stats[s].kills for s in team_seats(t)), stats["kills"])
     towers = units[units["kind"] == Kind.TOWER]
     put("towers_destroyed", ((towers["team"] == 1 - t) & (towers["alive"] == 0)).sum(), stats["towers_destroyed"])
     gods = units[units["kind"] == Kind.GOD]
     from .arena import SIGNAL_INDEX
     for team in (0, 1):
         sig = signals[team]
-        put(f"signal team_xp[{team}]", sum(seat_stats[s].xp for s in range(team * 5, team * 5 + 5)),
+        put(f"signal team_xp[{team}]", sum(seat_stats[s].xp for s in team_seats(team)),
             sig[SIGNAL_INDEX["team_xp"]])
         put(f"signal team_score[{team}]", m.team_score(team)[0], sig[SIGNAL_INDEX["team_score"]])
         mine = towers[(towers["team"] == team) & (towers["alive"] != 0)]
@@ -1237,6 +1240,9 @@ def _lane_differences(m: Match, ep: _Episode, stats, signals) -> str:
         god = gods[gods["team"] == team]
         put(f"signal god_hp[{team}]", int(god["hp"][0]) if len(god) and god["alive"][0] else 0,
             sig[SIGNAL_INDEX["god_hp"]])
+        for name, fields in _SIGNAL_STATS.items():
+            put(f"signal {name}[{team}]", sum(getattr(seat_stats[s], f) for s in team_seats(team) for f in fields),
+                sig[SIGNAL_INDEX[name]])
     return ", ".join(f"{k} {got[k]} (lane {want[k]})" for k in got)
 
 

@@ -2,7 +2,10 @@
 
 The arena writes ``signals[lane, team, field]`` (int64) after every step, with
 the fields of ``SIGNAL_FIELDS``: team_xp, team_score, tower_hp, god_hp,
-outcome (+1 won, -1 lost/draw/timeout, on the finishing step only) and done.
+outcome (+1 won, -1 lost/draw/timeout, on the finishing step only), done, and
+the team's counters since the match began: gold_earned, last_hits,
+neutral_kills, kills, deaths, assists, hero_damage, structure_damage, healing
+(docs/plugins.md says what each counts; a per-step value is the change).
 On the step a lane finishes, its signals are the finished match's; the lane has
 already restarted, so the mode settles the episode and starts the lane's
 potentials afresh from the start values seen at ``reset`` (every match starts
@@ -16,11 +19,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from .arena import SIGNAL_INDEX
+from .constants import Signal
 from .errors import PluginError
 
-TEAM_XP, TEAM_SCORE, TOWER_HP, GOD_HP, OUTCOME, DONE = (SIGNAL_INDEX[k] for k in (
-    "team_xp", "team_score", "tower_hp", "god_hp", "outcome", "done"))
+# field indexes of signals[lane, team, :], read from C (GOTA_SIGNAL_*)
+TEAM_XP, TEAM_SCORE, TOWER_HP, GOD_HP, OUTCOME, DONE = (int(Signal[k]) for k in (
+    "TEAM_XP", "TEAM_SCORE", "TOWER_HP", "GOD_HP", "OUTCOME", "DONE"))
+GOLD_EARNED, LAST_HITS, NEUTRAL_KILLS, KILLS, DEATHS, ASSISTS = (int(Signal[k]) for k in (
+    "GOLD_EARNED", "LAST_HITS", "NEUTRAL_KILLS", "KILLS", "DEATHS", "ASSISTS"))
+HERO_DAMAGE, STRUCTURE_DAMAGE, HEALING = (int(Signal[k]) for k in ("HERO_DAMAGE", "STRUCTURE_DAMAGE", "HEALING"))
 
 
 class RewardMode:
@@ -77,4 +84,6 @@ def check_rewards(name: str, rewards, lanes: int) -> np.ndarray:
 
 
 __all__ = ["RewardMode", "PotentialReward", "check_rewards",
-           "TEAM_XP", "TEAM_SCORE", "TOWER_HP", "GOD_HP", "OUTCOME", "DONE"]
+           "TEAM_XP", "TEAM_SCORE", "TOWER_HP", "GOD_HP", "OUTCOME", "DONE",
+           "GOLD_EARNED", "LAST_HITS", "NEUTRAL_KILLS", "KILLS", "DEATHS", "ASSISTS", "HERO_DAMAGE",
+           "STRUCTURE_DAMAGE", "HEALING"]

@@ -6,7 +6,7 @@ target casts W at it and E and R at its position; one without a target attack-mo
 to the enemy god. It is not a bot (bots live in the simulator); it exists to drive
 full ten-hero matches for golden hashes, benchmarks and the demo.
 """
-from .constants import Kind
+from .constants import SEATS, Kind
 
 EVERY = 48
 
@@ -16,7 +16,7 @@ def give_orders(match) -> None:
     units = match.units.copy()
     by_id = {int(u["id"]): u for u in units if u["kind"] != Kind.NONE}
     gods = units[units["kind"] == Kind.GOD]
-    for seat in range(10):
+    for seat in range(SEATS):
         hero = match.hero(seat)
         me = units[hero.unit_index]
         for slot in (3, 1, 2, 0):

@@ -20,7 +20,8 @@ from typing import Mapping, Optional
 import numpy as np
 
 from ._native import ffi, lib
-from .constants import MAP_TILES, MAX_UNITS, STRUCTURE_KINDS, TILE, EventType, Kind, Result, Team, game_clock
+from .constants import (MAP_TILES, MAX_UNITS, SIGNALS, STRUCTURE_KINDS, TILE, EventType, Kind, Result, Team,
+                        game_clock)
 from .errors import (
     ArgumentRangeError,
     ArgumentTypeError,
@@ -329,6 +330,15 @@ class Match(HeroControls, ContractViews, ScriptControls):
         """The 64-bit state hash (gota_match_hash) as an unsigned int."""
         check(lib.gota_match_hash(self._handle("hash()"), self._u64), "hash()")
         return int(self._u64[0])
+
+    def signals(self) -> np.ndarray:
+        """The reward signals of this match as the arena hands them to reward modes:
+        int64 [2, SIGNALS], red then blue, fields ``constants.Signal`` (gota_match_signals;
+        docs/plugins.md). A fresh array each call."""
+        out = np.zeros((2, SIGNALS), dtype=np.int64)
+        check(lib.gota_match_signals(self._handle("signals()"), ffi.from_buffer("int64_t[]", out), out.size),
+              "signals()")
+        return out
 
     @property
     def units(self) -> np.ndarray:

@@ -174,6 +174,7 @@ class OpponentSuite:
             assert type(opponent).act is not Opponent.act, "a Python opponent overrides act(seats)"
 
     def test_plays_lanes_with_legal_actions(self, opponent, played):
+        from .constants import SEATS_PER_TEAM
         from .contract import MASK_SIZE, OBS_SIZE
 
         recorder, episodes = played
@@ -185,7 +186,8 @@ class OpponentSuite:
             return
         assert len(recorder.calls) == self.steps
         for seats, actions in recorder.calls:
-            assert seats.obs.shape == (lanes * 5, OBS_SIZE) and seats.masks.shape == (lanes * 5, MASK_SIZE)
+            rows = lanes * SEATS_PER_TEAM
+            assert seats.obs.shape == (rows, OBS_SIZE) and seats.masks.shape == (rows, MASK_SIZE)
             _assert_actions(f"opponent {opponent.name!r}", actions, seats.masks)
         starts = [bool(seats.episode_start.all()) for seats, _ in recorder.calls]
         assert starts[0] and sum(starts) >= 2, "the run covers the first step and a restart"

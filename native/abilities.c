@@ -240,13 +240,19 @@ static void strike(GotaMatch *m, const Spell *s, const AbilityDef *a, int target
     combat_queue_hit(m, s->caster, target, s->amount, HIT_ABILITY, a->stun, a->root, a->silence);
 }
 
-/* Heal adds HP, Restore mana; both capped at the maximum. */
-static void restore(GotaMatch *m, int seat, int effect, int32_t amount)
+/* Heal adds HP, Restore mana; both capped at the maximum. The HP a heal
+ * adds counts in the healer's stats.healing (a reward signal, not state). */
+static void restore(GotaMatch *m, int healer, int seat, int effect, int32_t amount)
 {
     HeroState *h = &m->hero[seat];
     GotaUnit *u = &m->unit[m->hero_slot[seat]];
-    if (effect == EFFECT_RESTORE) h->mana = lesser((int64_t)h->mana + amount, h->max_mana);
-    else u->hp = lesser((int64_t)u->hp + amount, u->max_hp);
+    if (effect == EFFECT_RESTORE) {
+        h->mana = lesser((int64_t)h->mana + amount, h->max_mana);
+    } else {
+        int32_t before = u->hp;
+        u->hp = lesser((int64_t)u->hp + amount, u->max_hp);
+        m->hero[healer].stats.healing += u->hp - before;
+    }
 }
 
 /* The homing target still names the same living, attackable unit. */
@@ -264,7 +270,7 @@ static void area_resolve(GotaMatch *m, const Spell *s, const AbilityDef *a)
             int j = m->hero_slot[seat];
             if (hero_seat_of_slot(m, j) != seat || m->unit[j].team != s->team || !m->unit[j].alive) continue;
             if (height_ok(m, s, m->snap_x[j], m->snap_z[j]) && ability_shape_contains(s, a, m->snap_x[j], m->snap_z[j]))
-                restore(m, seat, a->effect, s->amount);
+                restore(m, s->seat, seat, a->effect, s->amount);
         }
         return;
     }
@@ -440,7 +446,7 @@ static void pay(GotaMatch *m, const Caster *c)
 static int self_cast(GotaMatch *m, const Caster *c)
 {
     pay(m, c);
-    restore(m, c->seat, c->a->effect, ability_scaled(c->a->amount, c->h->rank[c->slot]));
+    restore(m, c->seat, c->seat, c->a->effect, ability_scaled(c->a->amount, c->h->rank[c->slot]));
     return GOTA_ACT_OK;
 }
 

@@ -95,6 +95,29 @@ static void aim_point(int32_t x, int32_t z, int s, int p, int32_t *wx, int32_t *
 static const int32_t HEAD_SIZE[CONTRACT_HEADS] = {
     CONTRACT_VERBS, CONTRACT_TARGETS, CONTRACT_POINTS, CONTRACT_ABILITIES, CONTRACT_ITEMS};
 
+/* The heads each verb reads and the target row of its target head, as
+ * contract_decode_slots below reads them (the tests change every other head
+ * and see the same command). */
+#define USES(h) (1 << (h))
+static const GotaContractVerb VERB[CONTRACT_VERBS] = {
+    [VERB_NOOP] = {"noop", USES(HEAD_VERB), -1},
+    [VERB_WALK] = {"walk", USES(HEAD_VERB) | USES(HEAD_POINT), -1},
+    [VERB_ATTACK_MOVE] = {"attackMove", USES(HEAD_VERB) | USES(HEAD_POINT), -1},
+    [VERB_ATTACK_TARGET] = {"attackTarget", USES(HEAD_VERB) | USES(HEAD_TARGET), MASK_ROW_ATTACK},
+    [VERB_CAST_TARGET] = {"castTarget", USES(HEAD_VERB) | USES(HEAD_TARGET) | USES(HEAD_ABILITY), MASK_ROW_CAST},
+    [VERB_CAST_POINT] = {"castPoint", USES(HEAD_VERB) | USES(HEAD_TARGET) | USES(HEAD_POINT) | USES(HEAD_ABILITY),
+                         MASK_ROW_CAST_POINT},
+    [VERB_USE_ITEM] = {"useItem", USES(HEAD_VERB) | USES(HEAD_ITEM), -1},
+    [VERB_USE_ITEM_AT] = {"useItemAt", USES(HEAD_VERB) | USES(HEAD_TARGET) | USES(HEAD_POINT) | USES(HEAD_ITEM),
+                          MASK_ROW_ITEM_AT},
+};
+#undef USES
+
+const GotaContractVerb *contract_verb(int32_t v)
+{
+    return v >= 0 && v < CONTRACT_VERBS ? &VERB[v] : NULL;
+}
+
 int contract_decode_slots(const GotaMatch *m, const ContractSlots *cs, int seat,
                           const int32_t heads[CONTRACT_HEADS], GotaCommand *out)
 {

@@ -59,17 +59,17 @@ typedef struct {
 #define BASIC_FX_ONE 65536
 
 /* runtime error codes (BasicVM.error_code); 0 = none */
-enum {
-    BASIC_OK = 0,
-    BASIC_ERR_INSTRUCTIONS,   /* instruction limit of one decision */
-    BASIC_ERR_WORK,           /* work-unit limit of one decision */
-    BASIC_ERR_DEPTH,          /* call depth */
-    BASIC_ERR_DIVZERO,
-    BASIC_ERR_RANGE,          /* an integer does not fit a decimal, an array index out of bounds */
-    BASIC_ERR_NOT_INTEGER,    /* a fraction where an exact integer is needed */
-    BASIC_ERR_PRINT,          /* print limits of one decision */
-    BASIC_ERR_HOST,           /* a host function refused its arguments */
-    BASIC_ERR_INTERNAL
+enum {   /* the public GOTA_SCRIPT_ERR_* (gota.h), named for the VM */
+    BASIC_OK = GOTA_SCRIPT_ERR_NONE,
+    BASIC_ERR_INSTRUCTIONS = GOTA_SCRIPT_ERR_INSTRUCTIONS,   /* instruction limit of one decision */
+    BASIC_ERR_WORK = GOTA_SCRIPT_ERR_WORK,                   /* work-unit limit of one decision */
+    BASIC_ERR_DEPTH = GOTA_SCRIPT_ERR_DEPTH,                 /* call depth */
+    BASIC_ERR_DIVZERO = GOTA_SCRIPT_ERR_DIVZERO,
+    BASIC_ERR_RANGE = GOTA_SCRIPT_ERR_RANGE,       /* an integer does not fit a decimal, an array index out of bounds */
+    BASIC_ERR_NOT_INTEGER = GOTA_SCRIPT_ERR_NOT_INTEGER,     /* a fraction where an exact integer is needed */
+    BASIC_ERR_PRINT = GOTA_SCRIPT_ERR_PRINT,                 /* print limits of one decision */
+    BASIC_ERR_HOST = GOTA_SCRIPT_ERR_HOST,                   /* a host function refused its arguments */
+    BASIC_ERR_INTERNAL = GOTA_SCRIPT_ERR_INTERNAL
 };
 
 /* ---- the host interface --------------------------------------------------

@@ -257,19 +257,28 @@ const BasicValue *basic_vm_array(const BasicVM *vm, const char *name, int32_t *l
 }
 
 /* ---- the interpreter -------------------------------------------------------- */
+static const char *const ERROR_NAME[GOTA_SCRIPT_ERRORS] = {
+    [BASIC_OK] = "none",
+    [BASIC_ERR_INSTRUCTIONS] = "instruction limit",
+    [BASIC_ERR_WORK] = "work limit",
+    [BASIC_ERR_DEPTH] = "call depth limit",
+    [BASIC_ERR_DIVZERO] = "division by zero",
+    [BASIC_ERR_RANGE] = "out of range",
+    [BASIC_ERR_NOT_INTEGER] = "not an integer",
+    [BASIC_ERR_PRINT] = "print limit",
+    [BASIC_ERR_HOST] = "bad host call",
+    [BASIC_ERR_INTERNAL] = "internal error",
+};
+
+const char *gota_script_error_name(int32_t code)
+{
+    return code >= 0 && code < GOTA_SCRIPT_ERRORS ? ERROR_NAME[code] : NULL;
+}
+
 static const char *error_text(int code)
 {
-    switch (code) {
-    case BASIC_ERR_INSTRUCTIONS: return "instruction limit";
-    case BASIC_ERR_WORK: return "work limit";
-    case BASIC_ERR_DEPTH: return "call depth limit";
-    case BASIC_ERR_DIVZERO: return "division by zero";
-    case BASIC_ERR_RANGE: return "out of range";
-    case BASIC_ERR_NOT_INTEGER: return "not an integer";
-    case BASIC_ERR_PRINT: return "print limit";
-    case BASIC_ERR_HOST: return "bad host call";
-    default: return "internal error";
-    }
+    const char *name = code > BASIC_OK ? gota_script_error_name(code) : NULL;
+    return name ? name : ERROR_NAME[BASIC_ERR_INTERNAL];
 }
 
 static int print_text(BasicVM *vm, const char *s, size_t n)

@@ -37,9 +37,9 @@
 #define BATCH_CALLER_SPIN_NS 200000
 
 /* ---- lanes ------------------------------------------------------------- */
-static int32_t lane_learner_team(int64_t seed)
+int32_t gota_batch_seed_team(int64_t seed)
 {
-    return (int32_t)((seed % 10) / 5);
+    return seed < 0 ? -1 : (int32_t)((seed % GOTA_SEATS) / GOTA_SEATS_PER_TEAM);
 }
 
 /* Seat of agent j (0..agents_per_lane-1) of a lane: the learner team's seats
@@ -64,7 +64,7 @@ static int lane_start(GotaBatch *b, BatchLane *L, int64_t seed)
 {
     if (seed < 0 || seed > INT32_MAX) return GOTA_ERR_RANGE;
     GotaConfig cfg = b->base;
-    int32_t learner = lane_learner_team(seed);
+    int32_t learner = gota_batch_seed_team(seed);
     int32_t opponent = L->opponent_override >= 0 ? L->opponent_override
                      : b->self_play              ? GOTA_BOT_EXTERNAL
                                                  : b->opponents[(seed / 10) % b->opponent_count];
@@ -125,22 +125,43 @@ static int32_t lane_outcome(const GotaMatch *m, int32_t team)
     return m->result == GOTA_RESULT_WIN && m->winner == team ? 1 : -1;
 }
 
+/* The signals of both teams (GOTA_SIGNAL_*); the hero counters are the
+ * seats' GotaSeatStats, kept where the events happen (combat.c, economy.c,
+ * heroes.c, abilities.c), summed here. */
 static void lane_signals(const GotaMatch *m, int64_t *out /* [2][GOTA_SIGNALS] */)
 {
     for (int32_t t = 0; t < 2; t++) {
         int64_t *s = out + t * GOTA_SIGNALS;
-        int64_t xp = 0;
-        for (int k = t * 5; k < t * 5 + 5; k++) {
-            GotaSeatStats st;
-            if (gota_match_seat_stats(m, k, &st) == GOTA_OK) xp += st.xp;
+        memset(s, 0, GOTA_SIGNALS * sizeof *s);
+        for (int k = t * SEATS_PER_TEAM; k < (t + 1) * SEATS_PER_TEAM; k++) {
+            if (m->hero_slot[k] < 0) continue;   /* a match without heroes */
+            const HeroState *h = &m->hero[k];
+            const GotaSeatStats *st = &h->stats;
+            s[GOTA_SIGNAL_TEAM_XP] += h->xp;
+            s[GOTA_SIGNAL_GOLD_EARNED] += st->gold_earned;
+            s[GOTA_SIGNAL_LAST_HITS] += st->last_hits;
+            s[GOTA_SIGNAL_NEUTRAL_KILLS] += st->neutral_kills;
+            s[GOTA_SIGNAL_KILLS] += st->kills;
+            s[GOTA_SIGNAL_DEATHS] += h->deaths;
+            s[GOTA_SIGNAL_ASSISTS] += st->assists;
+            s[GOTA_SIGNAL_HERO_DAMAGE] += st->hero_damage;
+            s[GOTA_SIGNAL_STRUCTURE_DAMAGE] += st->tower_damage + st->god_damage;
+            s[GOTA_SIGNAL_HEALING] += st->healing;
         }
-        s[GOTA_SIGNAL_TEAM_XP] = xp;
         s[GOTA_SIGNAL_TEAM_SCORE] = lane_team_score(m, t, NULL);
         s[GOTA_SIGNAL_TOWER_HP] = lane_tower_hp(m, t);
         s[GOTA_SIGNAL_GOD_HP] = m->unit[m->god_slot[t]].alive ? m->unit[m->god_slot[t]].hp : 0;
         s[GOTA_SIGNAL_OUTCOME] = lane_outcome(m, t);
         s[GOTA_SIGNAL_DONE] = m->result != GOTA_RESULT_RUNNING;
     }
+}
+
+int gota_match_signals(const GotaMatch *m, int64_t *out, int64_t cap)
+{
+    if (!m || !out) return GOTA_ERR_NULL;
+    if (cap < 2 * GOTA_SIGNALS) return GOTA_ERR_BUFFER;
+    lane_signals(m, out);
+    return GOTA_OK;
 }
 
 static void lane_finish_stats(const BatchLane *L, GotaLaneStats *st)

@@ -138,14 +138,14 @@ typedef struct {
     float block[CONTRACT_TEAM_BLOCKS][OBS_OBJECT_WIDTH];
 } ContractTeam;
 
-/* ---- action heads ------------------------------------------------------- */
-#define CONTRACT_HEADS 5
-#define HEAD_VERB 0
-#define HEAD_TARGET 1
-#define HEAD_POINT 2
-#define HEAD_ABILITY 3
-#define HEAD_ITEM 4
-#define CONTRACT_VERBS 8
+/* ---- action heads (their numbers are public: gota.h GOTA_CONTRACT_*) ------ */
+#define CONTRACT_HEADS GOTA_CONTRACT_HEADS
+#define HEAD_VERB GOTA_CONTRACT_HEAD_VERB
+#define HEAD_TARGET GOTA_CONTRACT_HEAD_TARGET
+#define HEAD_POINT GOTA_CONTRACT_HEAD_POINT
+#define HEAD_ABILITY GOTA_CONTRACT_HEAD_ABILITY
+#define HEAD_ITEM GOTA_CONTRACT_HEAD_ITEM
+#define CONTRACT_VERBS GOTA_CONTRACT_VERBS
 #define CONTRACT_TARGETS CONTRACT_SLOTS
 #define CONTRACT_POINTS 49        /* 0 = centre, else 1 + ring * 16 + dir */
 #define CONTRACT_RINGS 3
@@ -155,8 +155,10 @@ typedef struct {
 #define CONTRACT_LOGITS (CONTRACT_VERBS + CONTRACT_TARGETS + CONTRACT_POINTS + CONTRACT_ABILITIES + CONTRACT_ITEMS)
 
 enum {
-    VERB_NOOP = 0, VERB_WALK, VERB_ATTACK_MOVE, VERB_ATTACK_TARGET, VERB_CAST_TARGET,
-    VERB_CAST_POINT, VERB_USE_ITEM, VERB_USE_ITEM_AT
+    VERB_NOOP = GOTA_CONTRACT_VERB_NOOP, VERB_WALK = GOTA_CONTRACT_VERB_WALK,
+    VERB_ATTACK_MOVE = GOTA_CONTRACT_VERB_ATTACK_MOVE, VERB_ATTACK_TARGET = GOTA_CONTRACT_VERB_ATTACK_TARGET,
+    VERB_CAST_TARGET = GOTA_CONTRACT_VERB_CAST_TARGET, VERB_CAST_POINT = GOTA_CONTRACT_VERB_CAST_POINT,
+    VERB_USE_ITEM = GOTA_CONTRACT_VERB_USE_ITEM, VERB_USE_ITEM_AT = GOTA_CONTRACT_VERB_USE_ITEM_AT
 };
 
 /* ring radii in world units: walk / attack-move (self-centred, snapped to a
@@ -176,11 +178,11 @@ enum {
 #define MASK_VERB_SIZE CONTRACT_VERBS
 #define MASK_CAST_TARGET_ABILITY (MASK_VERB + MASK_VERB_SIZE)          /* 8 */
 #define MASK_ROWS (MASK_CAST_TARGET_ABILITY + CONTRACT_ABILITIES)       /* 12 */
-#define MASK_ROW_COUNT 7
-#define MASK_ROW_ATTACK 0          /* row 0: attackTarget */
-#define MASK_ROW_CAST 1            /* rows 1..4: castTarget per ability */
-#define MASK_ROW_CAST_POINT 5      /* castPoint anchors */
-#define MASK_ROW_ITEM_AT 6         /* useItemAt anchors */
+#define MASK_ROW_COUNT GOTA_CONTRACT_ROWS
+#define MASK_ROW_ATTACK GOTA_CONTRACT_ROW_ATTACK           /* row 0: attackTarget */
+#define MASK_ROW_CAST GOTA_CONTRACT_ROW_CAST               /* rows 1..4: castTarget per ability */
+#define MASK_ROW_CAST_POINT GOTA_CONTRACT_ROW_CAST_POINT   /* castPoint anchors */
+#define MASK_ROW_ITEM_AT GOTA_CONTRACT_ROW_ITEM_AT         /* useItemAt anchors */
 #define MASK_ROWS_SIZE (MASK_ROW_COUNT * CONTRACT_TARGETS)
 #define MASK_CAST_POINT_ABILITY (MASK_ROWS + MASK_ROWS_SIZE)            /* 187 */
 #define MASK_USE_ITEM (MASK_CAST_POINT_ABILITY + CONTRACT_ABILITIES)    /* 191 */
@@ -256,6 +258,9 @@ void contract_mask(const struct GotaMatch *m, int seat, uint8_t *mask);
 void contract_mask_slots(const struct GotaMatch *m, const ContractSlots *cs, int seat, uint8_t *mask);
 /* Fold a conditional mask into the flat form (MASK_FLAT_SIZE bytes). */
 void contract_mask_flatten(const uint8_t *mask, uint8_t *flat);
+/* What verb v reads (heads, target row), NULL for another verb: the public
+ * gota_contract_verb; the decoder reads exactly these heads (tests check it). */
+const GotaContractVerb *contract_verb(int32_t v);
 
 /* The public API (gota_contract_*, gota_match_observe/mask/act) is in gota.h. */
 

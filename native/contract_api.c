@@ -61,6 +61,15 @@ const char *gota_contract_feature(int32_t index, int32_t feature)
     return contract_feature(index, feature);
 }
 
+int gota_contract_verb(int32_t verb, GotaContractVerb *out)
+{
+    if (!out) return GOTA_ERR_NULL;
+    const GotaContractVerb *v = contract_verb(verb);
+    if (!v) return GOTA_ERR_INDEX;
+    *out = *v;
+    return GOTA_OK;
+}
+
 int gota_match_observe(const GotaMatch *m, int32_t seat, float *obs, int32_t cap)
 {
     if (!m || !obs) return GOTA_ERR_NULL;

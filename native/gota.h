@@ -206,6 +206,7 @@ int gota_match_find_path(GotaMatch *m, int32_t sx, int32_t sz, int32_t gx, int32
 /* ---- heroes: seats, commands, stats ------------------------------------ */
 /* Seats 0-4 are red, 5-9 blue; the hero of seat s has unit id 100 + s. */
 #define GOTA_SEATS 10
+#define GOTA_SEATS_PER_TEAM 5    /* seat s plays for team s / GOTA_SEATS_PER_TEAM */
 
 /* command verbs (docs/rules.md section 9) */
 #define GOTA_CMD_NOOP 0
@@ -279,7 +280,9 @@ typedef struct {
     int64_t commands;         /* commands issued */
     int64_t invalid_actions;  /* commands answered with an action error */
     int64_t script_errors;    /* BASIC runtime errors (each disables the seat's script; docs/basic.md) */
-    int64_t reserved[1];
+    int64_t healing;          /* HP the seat's heal abilities restored to heroes of its team (itself
+                                 included), overhealing not counted. A reward signal, not state: the
+                                 simulation never reads it and the state hash leaves it out */
 } GotaSeatStats;
 
 /* A hero's details beyond its GotaUnit. */
@@ -390,6 +393,38 @@ typedef struct {
 int gota_match_frame(const GotaMatch *m, GotaFrame *frame);
 
 /* ---- the observation and action contract (docs/contract.md) ------------- */
+/* the five action heads, in the order of an action's int32 values */
+#define GOTA_CONTRACT_HEAD_VERB 0
+#define GOTA_CONTRACT_HEAD_TARGET 1
+#define GOTA_CONTRACT_HEAD_POINT 2
+#define GOTA_CONTRACT_HEAD_ABILITY 3
+#define GOTA_CONTRACT_HEAD_ITEM 4
+#define GOTA_CONTRACT_HEADS 5
+/* values of the verb head (not the GOTA_CMD_* they decode to) */
+#define GOTA_CONTRACT_VERB_NOOP 0
+#define GOTA_CONTRACT_VERB_WALK 1
+#define GOTA_CONTRACT_VERB_ATTACK_MOVE 2
+#define GOTA_CONTRACT_VERB_ATTACK_TARGET 3
+#define GOTA_CONTRACT_VERB_CAST_TARGET 4
+#define GOTA_CONTRACT_VERB_CAST_POINT 5
+#define GOTA_CONTRACT_VERB_USE_ITEM 6
+#define GOTA_CONTRACT_VERB_USE_ITEM_AT 7
+#define GOTA_CONTRACT_VERBS 8
+/* rows of the mask block "mask.target_rows" */
+#define GOTA_CONTRACT_ROW_ATTACK 0       /* attackTarget */
+#define GOTA_CONTRACT_ROW_CAST 1         /* 1..4: castTarget, one row per ability */
+#define GOTA_CONTRACT_ROW_CAST_POINT 5   /* castPoint anchors */
+#define GOTA_CONTRACT_ROW_ITEM_AT 6      /* useItemAt anchors */
+#define GOTA_CONTRACT_ROWS 7
+
+/* What one verb of the verb head reads (gota_contract_verb). */
+typedef struct {
+    const char *name;         /* "noop", "walk", "attackMove", ... as docs/contract.md names them */
+    int32_t heads;            /* bit h set: the decoder reads head h (bit 0, the verb head, always) */
+    int32_t target_row;       /* the mask.target_rows row of its target head (castTarget: plus the
+                                 ability), -1 when it reads no target */
+} GotaContractVerb;
+
 typedef struct {
     int32_t version;
     int32_t obs_size, mask_size, mask_flat_size;
@@ -411,6 +446,8 @@ int gota_contract_entry(int32_t index, GotaContractEntry *out);
 int gota_contract_find(const char *name, GotaContractEntry *out);
 /* Name of feature `feature` of layout row `index`, NULL when it has none. */
 const char *gota_contract_feature(int32_t index, int32_t feature);
+/* What verb 0..GOTA_CONTRACT_VERBS-1 reads; GOTA_ERR_INDEX for another verb. */
+int gota_contract_verb(int32_t verb, GotaContractVerb *out);
 /* OBS_SIZE floats for a seat (cap counts floats). */
 int gota_match_observe(const GotaMatch *m, int32_t seat, float *obs, int32_t cap);
 /* MASK_SIZE bytes, conditional form (cap counts bytes). */
@@ -461,6 +498,22 @@ int gota_map_camps(int32_t *out, int32_t cap, int32_t *count);
  * that plays it gets its own VM (variables, arrays, log) inside the match. */
 typedef struct GotaBasicProgram GotaBasicProgram;
 
+/* runtime error kinds of a script (GotaScriptStatus.error_code) */
+#define GOTA_SCRIPT_ERR_NONE 0
+#define GOTA_SCRIPT_ERR_INSTRUCTIONS 1   /* instruction limit of one decision */
+#define GOTA_SCRIPT_ERR_WORK 2           /* work-unit limit of one decision */
+#define GOTA_SCRIPT_ERR_DEPTH 3          /* call depth */
+#define GOTA_SCRIPT_ERR_DIVZERO 4        /* division by zero */
+#define GOTA_SCRIPT_ERR_RANGE 5          /* an integer does not fit, an array index out of bounds */
+#define GOTA_SCRIPT_ERR_NOT_INTEGER 6    /* a fraction where an exact integer is needed */
+#define GOTA_SCRIPT_ERR_PRINT 7          /* print limits of one decision */
+#define GOTA_SCRIPT_ERR_HOST 8           /* a host function refused its arguments */
+#define GOTA_SCRIPT_ERR_INTERNAL 9
+#define GOTA_SCRIPT_ERRORS 10
+/* The name of error kind 0..GOTA_SCRIPT_ERRORS-1 ("none", "instruction limit", ...,
+ * as runtime error messages say it); NULL for another code. */
+const char *gota_script_error_name(int32_t code);
+
 typedef struct {
     int32_t instructions;     /* counted instructions (at most 20,000) */
     int32_t ops;              /* bytecode operations of any kind */
@@ -494,8 +547,7 @@ int gota_match_set_script(GotaMatch *m, int32_t seat, GotaBasicProgram *p);
 typedef struct {
     int32_t active;           /* 1 when a script plays the seat */
     int32_t disabled;         /* 1 after a runtime error: the seat idles for the rest of the match */
-    int32_t error_code;       /* the error's kind (1 instructions, 2 work, 3 call depth, 4 division by zero,
-                                 5 range, 6 not an integer, 7 print, 8 host call), 0 none */
+    int32_t error_code;       /* the error's kind, GOTA_SCRIPT_ERR_* (gota_script_error_name), 0 none */
     int32_t last_instructions, last_work;   /* of the latest decision */
     int64_t decisions;        /* decisions run (every tick, dead or alive, and the draft's) */
     int64_t instructions;     /* counted instructions run */
@@ -528,14 +580,29 @@ const char *gota_error_text(int code);
  * Results are identical for any thread count and any grouping of lanes. */
 typedef struct GotaBatch GotaBatch;
 
-/* reward signal fields, per lane and team (signals[lane][team][GOTA_SIGNALS]) */
+/* reward signal fields, per lane and team (signals[lane][team][GOTA_SIGNALS];
+ * docs/plugins.md). Fields 6.. are sums over the team's five heroes of their
+ * GotaSeatStats counters, cumulative since the match began (0 at its start):
+ * a reward per step is the change from the last step. */
 #define GOTA_SIGNAL_TEAM_XP 0     /* total XP of the team's heroes */
 #define GOTA_SIGNAL_TEAM_SCORE 1  /* team leaderboard score (docs/rules.md section 8) */
 #define GOTA_SIGNAL_TOWER_HP 2    /* sum of the HP of the team's living towers (guards included) */
 #define GOTA_SIGNAL_GOD_HP 3      /* the team's god HP */
 #define GOTA_SIGNAL_OUTCOME 4     /* +1 won, -1 lost / draw / timeout on the finishing step, else 0 */
 #define GOTA_SIGNAL_DONE 5        /* 1 on the step the lane finished */
-#define GOTA_SIGNALS 6
+#define GOTA_SIGNAL_GOLD_EARNED 6 /* gold earned: last hits, kills, structures (not the start gold;
+                                     spending does not lower it) */
+#define GOTA_SIGNAL_LAST_HITS 7   /* lane creeps killed by the team's heroes (there are no denies) */
+#define GOTA_SIGNAL_NEUTRAL_KILLS 8 /* neutrals killed by the team's heroes */
+#define GOTA_SIGNAL_KILLS 9       /* enemy heroes killed by the team's heroes (tower and creep kills
+                                     credit no hero) */
+#define GOTA_SIGNAL_DEATHS 10     /* deaths of the team's heroes, whoever killed them */
+#define GOTA_SIGNAL_ASSISTS 11    /* assists of the team's heroes (docs/rules.md section 4) */
+#define GOTA_SIGNAL_HERO_DAMAGE 12 /* damage the team's heroes dealt to enemy heroes (HP removed by
+                                     attacks, spells and poison; overkill not counted) */
+#define GOTA_SIGNAL_STRUCTURE_DAMAGE 13 /* the same to enemy towers, guards, barracks and the god */
+#define GOTA_SIGNAL_HEALING 14    /* HP their heal abilities restored to the team's heroes */
+#define GOTA_SIGNALS 15
 #define GOTA_BATCH_MAX_LANES 65536
 #define GOTA_BATCH_MAX_ACTION_TICKS 24
 
@@ -630,6 +697,14 @@ int gota_batch_set_next_seed(GotaBatch *b, int32_t lane, int64_t seed);
 int gota_batch_set_opponent_script(GotaBatch *b, int32_t lane, GotaBasicProgram *p);
 /* The same for the learner team (evaluation): p NULL gives the rows back to agents. */
 int gota_batch_set_learner_script(GotaBatch *b, int32_t lane, GotaBasicProgram *p);
+/* The reward signals of a match as the arena computes them for a lane
+ * (GOTA_SIGNAL_*): out[team * GOTA_SIGNALS + field], team 0 red, 1 blue; cap
+ * counts int64 values (at least 2 * GOTA_SIGNALS). A match without heroes has
+ * zeros in the hero fields. */
+int gota_match_signals(const GotaMatch *m, int64_t *out, int64_t cap);
+/* The learner team (GOTA_TEAM_RED or GOTA_TEAM_BLUE) of a lane playing seed
+ * `seed`: (seed mod 10) div 5; -1 for a negative seed. */
+int32_t gota_batch_seed_team(int64_t seed);
 /* The state hash of a lane's current match. */
 int gota_batch_lane_hash(const GotaBatch *b, int32_t lane, uint64_t *out);
 /* The agent's lane and seat: GOTA_ERR_INDEX past the end. */

@@ -15,8 +15,8 @@
 #include "gota.h"
 #include "content.h"
 
-#define SEATS 10
-#define SEATS_PER_TEAM 5
+#define SEATS GOTA_SEATS
+#define SEATS_PER_TEAM GOTA_SEATS_PER_TEAM
 #define HERO_ID_BASE 100
 #define HERO_ITEM_SLOTS 6
 #define HERO_STACK 8                       /* consumables stack to 8 per slot */

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from gota_arena import ArgumentRangeError, ArgumentTypeError
-from gota_arena.arena import Arena, SIGNAL_INDEX
+from gota_arena.arena import SIGNAL_INDEX, SIGNALS, Arena
 from gota_arena.contract import MASK_SIZE, OBS_SIZE
 
 SIZES = np.array([8, 25, 49, 4, 6])
@@ -24,7 +24,7 @@ def test_counts_and_shapes():
         out = a.step(np.zeros((15, 5), np.int32))
         assert out.obs is a.obs and out.terminals.shape == (15,) and out.terminals.dtype == np.uint8
         assert not hasattr(out, "rewards")   # rewards are a reward mode's (gota_arena.rewards), from signals
-        assert out.stats.shape == (3,) and out.signals.shape == (3, 2, 6)
+        assert out.stats.shape == (3,) and out.signals.shape == (3, 2, SIGNALS)
         assert a.lane(1)["tick"] == 4
     with Arena(lanes=3, self_play=True) as a:
         assert a.agents == 30

@@ -6,16 +6,26 @@ is byte-identical to a fresh match with its seed), and its seat stats, team
 scores, towers and gods must give the same numbers. The four bundled formulas
 are checked on constructed signals with hand-computed values, and the
 ``leaderboard`` mode (the only leaderboard reward: the arena computes none)
-against the replaying matches' scores and Glory.
+against the replaying matches' scores and Glory. Each counter signal
+(gold earned, last hits, neutral kills, kills, deaths, assists, hero and
+structure damage, healing) is checked tick by tick against the match's events
+and unit table, and healing on a scripted heal.
 """
 import numpy as np
 import pytest
 
-from gota_arena import Kind, Match, plugins
-from gota_arena.arena import SIGNALS, Arena
+from gota_arena import EventType, Kind, Match, Team, plugins
+from gota_arena.arena import SIGNAL_FIELDS, SIGNALS, Arena
+from gota_arena.constants import SEATS_PER_TEAM, Signal, team_seats
 from gota_arena.masking import sample_actions
-from gota_arena.rewards import DONE, GOD_HP, OUTCOME, TEAM_SCORE, TEAM_XP, TOWER_HP
+from gota_arena.rewards import (ASSISTS, DEATHS, DONE, GOD_HP, GOLD_EARNED, HEALING, HERO_DAMAGE, KILLS, LAST_HITS,
+                                NEUTRAL_KILLS, OUTCOME, STRUCTURE_DAMAGE, TEAM_SCORE, TEAM_XP, TOWER_HP)
 from gota_arena.testing import isolated_plugins, start_signals
+
+# the counter signals: signal -> the seat statistics it sums over a team
+STAT_SIGNALS = {GOLD_EARNED: ("gold_earned",), LAST_HITS: ("last_hits",), NEUTRAL_KILLS: ("neutral_kills",),
+                KILLS: ("kills",), DEATHS: ("deaths",), ASSISTS: ("assists",), HERO_DAMAGE: ("hero_damage",),
+                STRUCTURE_DAMAGE: ("tower_damage", "god_damage"), HEALING: ("healing",)}
 
 MODES = ("leaderboard", "xp", "xp_outcome", "advantage")
 MAX_TICKS, ACTION_TICKS = 5500, 24
@@ -42,6 +52,8 @@ def match_signals(m: Match) -> np.ndarray:
     for team in (0, 1):
         mine = (units["team"] == team) & (units["alive"] == 1)
         out[team, TEAM_XP] = sum(m.seat_stats(seat).xp for seat in range(5 * team, 5 * team + 5))
+        for signal, fields in STAT_SIGNALS.items():
+            out[team, signal] = sum(getattr(m.seat_stats(seat), f) for seat in team_seats(team) for f in fields)
         out[team, TEAM_SCORE] = m.team_score(team)[0]
         out[team, TOWER_HP] = units["hp"][mine & (units["kind"] == Kind.TOWER)].sum()
         out[team, GOD_HP] = units["hp"][mine & (units["kind"] == Kind.GOD)].sum()
@@ -75,7 +87,7 @@ class Lane:
 
 @pytest.fixture(scope="module")
 def trace():
-    """Per step: the arena's signals, rewards, stats and learner teams (before
+    """Per step: the arena's signals, stats and learner teams (before
     the step), the replaying matches' signals, hashes and glory per team."""
     rng = np.random.default_rng(0)
     steps = []
@@ -281,3 +293,146 @@ def test_advantage_is_zero_sum_while_running():
         got = mode.rewards(signals)
         running = signals[:, 0, DONE] == 0
         assert np.allclose(got[running].sum(axis=1), 0.0, atol=1e-6)
+
+
+# ---------------------------------------------------------------------------
+# The counter signals, tick by tick. Seed 2 with the puller bot on both sides
+# has, within 2,000 ticks, lane-creep and neutral last hits, hero kills with
+# assists, structure hits and heals; every tick's change of each counter is
+# checked against what happened in that tick (the event log, the unit table).
+# ---------------------------------------------------------------------------
+COUNTER_SEED, COUNTER_TICKS = 2, 2000
+STRUCTURES = (Kind.TOWER, Kind.BARRACKS, Kind.GOD)
+
+
+@pytest.fixture(scope="module")
+def counter_trace():
+    """Per tick: the signal change [2, SIGNALS], the tick's death events as
+    (victim kind, victim team, killer's team or -1, killer is a hero), and the
+    units before and after; plus the final seat stats."""
+    ticks = []
+    with Match(seed=COUNTER_SEED, bots={"red": "puller", "blue": "puller"}) as m:
+        heroes = {int(m.units[m.hero(s).unit_index]["id"]): s for s in range(2 * SEATS_PER_TEAM)}
+        team_of_id = {}
+        prev, before, seq = m.signals(), m.units.copy(), 0
+        assert (prev[:, list(STAT_SIGNALS)] == 0).all(), "every counter starts at 0"
+        for _ in range(COUNTER_TICKS):
+            m.step(1)
+            now, after = m.signals(), m.units.copy()
+            events, seq = m.events_array(seq)
+            team_of_id.update({int(u["id"]): int(u["team"]) for u in before})
+            deaths = [(int(e["kind"]), int(e["team"]), team_of_id.get(int(e["other"]), -1), int(e["other"]) in heroes)
+                      for e in events if e["type"] == EventType.DEATH]
+            ticks.append(dict(delta=now - prev, deaths=deaths, before=before, after=after))
+            prev, before = now, after
+        stats = [m.seat_stats(s) for s in range(2 * SEATS_PER_TEAM)]
+        final = m.signals()
+    return dict(ticks=ticks, stats=stats, final=final)
+
+
+def _credited(deaths, kind, team) -> int:
+    """Deaths of units of `kind` whose killing hit a hero of `team` landed."""
+    return sum(1 for k, _, killer_team, by_hero in deaths if k == kind and by_hero and killer_team == team)
+
+
+def test_counters_are_the_sums_of_the_seat_stats_and_never_fall(counter_trace):
+    final, stats = counter_trace["final"], counter_trace["stats"]
+    for team in (Team.RED, Team.BLUE):
+        for signal, fields in STAT_SIGNALS.items():
+            assert final[team, signal] == sum(getattr(stats[s], f) for s in team_seats(team) for f in fields), \
+                SIGNAL_FIELDS[signal]
+    deltas = np.stack([t["delta"] for t in counter_trace["ticks"]])
+    for signal in STAT_SIGNALS:
+        assert (deltas[:, :, signal] >= 0).all(), f"{SIGNAL_FIELDS[signal]} is cumulative"
+        assert deltas[:, :, signal].sum() > 0, f"{SIGNAL_FIELDS[signal]} moved in the trace"
+
+
+def test_last_hits_and_neutral_kills_move_on_the_ticks_a_hero_lands_the_killing_hit(counter_trace):
+    seen = 0
+    for tick in counter_trace["ticks"]:
+        for team in (Team.RED, Team.BLUE):
+            assert tick["delta"][team, LAST_HITS] == _credited(tick["deaths"], Kind.CREEP, team)
+            assert tick["delta"][team, NEUTRAL_KILLS] == _credited(tick["deaths"], Kind.NEUTRAL, team)
+            seen += tick["delta"][team, LAST_HITS]
+    assert seen > 10
+
+
+def test_gold_earned_moves_with_the_gold_of_the_rules(counter_trace):
+    """15 a creep, 100 a hero, 75 a tower or barracks, 10..60 a neutral
+    (its tier and leadership are not in the event log: at least 10)."""
+    for tick in counter_trace["ticks"]:
+        for team in (Team.RED, Team.BLUE):
+            d = tick["deaths"]
+            fixed = (15 * _credited(d, Kind.CREEP, team) + 100 * _credited(d, Kind.HERO, team)
+                     + 75 * (_credited(d, Kind.TOWER, team) + _credited(d, Kind.BARRACKS, team)))
+            neutrals = _credited(d, Kind.NEUTRAL, team)
+            gold = tick["delta"][team, GOLD_EARNED]
+            assert fixed + 10 * neutrals <= gold <= fixed + 60 * neutrals
+
+
+def test_kills_deaths_and_assists_move_on_hero_deaths(counter_trace):
+    for tick in counter_trace["ticks"]:
+        hero_deaths = [(team, killer_team) for kind, team, killer_team, _ in tick["deaths"] if kind == Kind.HERO]
+        for team in (Team.RED, Team.BLUE):
+            d = tick["delta"][team]
+            assert d[KILLS] == _credited(tick["deaths"], Kind.HERO, team)
+            assert d[DEATHS] == sum(1 for victim, _ in hero_deaths if victim == team)
+            # an assist needs an enemy hero's death that counts as a kill for this team
+            kills_for_team = sum(1 for victim, killer in hero_deaths if victim != team and killer == team)
+            assert d[ASSISTS] <= SEATS_PER_TEAM * kills_for_team
+
+
+def _hp(units, kinds, team) -> dict:
+    rows = units[np.isin(units["kind"], kinds) & (units["team"] == team)]
+    return {int(u["id"]): int(u["hp"]) if u["alive"] else 0 for u in rows}
+
+
+def test_damage_moves_only_when_enemy_heroes_or_structures_lose_hp(counter_trace):
+    for tick in counter_trace["ticks"]:
+        for team in (Team.RED, Team.BLUE):
+            for signal, kinds in ((HERO_DAMAGE, (Kind.HERO,)), (STRUCTURE_DAMAGE, STRUCTURES)):
+                if tick["delta"][team, signal]:
+                    was, now = _hp(tick["before"], kinds, 1 - team), _hp(tick["after"], kinds, 1 - team)
+                    lost = sum(max(0, hp - now.get(uid, 0)) for uid, hp in was.items())
+                    assert lost > 0, f"{SIGNAL_FIELDS[signal]} moved with no enemy HP lost"
+                    if signal == STRUCTURE_DAMAGE:   # nothing heals a structure
+                        assert tick["delta"][team, signal] <= lost
+
+
+def test_healing_moves_only_by_hp_the_teams_heroes_were_missing(counter_trace):
+    for tick in counter_trace["ticks"]:
+        for team in (Team.RED, Team.BLUE):
+            healed = tick["delta"][team, HEALING]
+            if healed:
+                rows = tick["before"][(tick["before"]["kind"] == Kind.HERO) & (tick["before"]["team"] == team)
+                                      & (tick["before"]["alive"] == 1)]
+                missing = int((rows["max_hp"].astype(np.int64) - rows["hp"]).sum())
+                assert 0 < healed <= missing
+                was, now = _hp(tick["before"], (Kind.HERO,), team), _hp(tick["after"], (Kind.HERO,), team)
+                assert was != now, "a heal changes some hero's HP"
+
+
+@pytest.mark.parametrize("missing, healed", [(100, 28), (10, 10)])
+def test_healing_counts_the_hp_a_scripted_heal_adds(missing, healed):
+    """Vanguard Knight's Lion Guard (Q, self heal 28 at rank 1) cast at once on
+    a hero `missing` HP below its maximum: the red signal and the seat's stat
+    move by the HP it added (never past the maximum), nothing else moves."""
+    with Match(seed=9, class_0=0) as m:
+        assert m.level(0, 0).name == "OK"
+        m.step(2)
+        unit = m.hero(0).unit_index
+        top = int(m.units[unit]["max_hp"])
+        m.set_hp(unit, top - missing)
+        before = m.signals()
+        assert m.cast(0, 0, target=int(m.units[unit]["id"])).name == "OK"
+        after = m.signals()
+        assert int(m.units[unit]["hp"]) == top - missing + healed
+        assert after[Team.RED, HEALING] - before[Team.RED, HEALING] == healed == m.seat_stats(0).healing
+        assert np.array_equal(np.delete(after, HEALING, axis=1), np.delete(before, HEALING, axis=1))
+        assert after[Team.BLUE, HEALING] == 0
+
+
+def test_signal_names_come_from_c():
+    assert SIGNALS == len(SIGNAL_FIELDS) == len(Signal)
+    assert SIGNAL_FIELDS[GOLD_EARNED] == "gold_earned" and SIGNAL_FIELDS[HEALING] == "healing"
+    assert "denies" not in SIGNAL_FIELDS   # the rules have none (docs/rules.md section 4)

@@ -28,12 +28,14 @@ from typing import Callable, Dict, Iterable, List, Optional
 
 import numpy as np
 
-from ..arena import Arena
+from ..arena import Arena, learner_team
+from ..constants import MAX_BATTLE_TICKS, SEATS_PER_TEAM, Result, Team
+from ..contract import HEADS
 from ..opponents import Opponent, SeatBatch, check_actions
 from ..policies import PlaySettingsError, acting_threads
 from ..rewards import OUTCOME, TEAM_SCORE, TEAM_XP
 
-RESULTS = {1: "win", 2: "draw", 3: "timeout"}
+RESULTS = {int(r): r.name.lower() for r in sorted(Result) if r != Result.RUNNING}   # 1 "win", 2 "draw", 3 "timeout"
 
 
 @dataclass(frozen=True)
@@ -45,10 +47,6 @@ class Game:
     @property
     def key(self) -> str:
         return f"{self.seed}:{self.red}:{self.blue}"
-
-
-def learner_team(seed: int) -> int:
-    return (seed % 10) // 5
 
 
 class _Lane:
@@ -68,7 +66,7 @@ class ArenaSettings:
     match: dict
 
 
-def arena_settings(entrants: Dict[str, Opponent], action_ticks: int = 4, max_ticks: int = 28_800,
+def arena_settings(entrants: Dict[str, Opponent], action_ticks: int = 4, max_ticks: int = MAX_BATTLE_TICKS,
                    upkeep: Optional[bool] = None) -> ArenaSettings:
     """The one arena every entrant can play in as it was trained. Python entrants
     without recorded settings act at ``action_ticks``; bots and scripts play inside
@@ -95,7 +93,7 @@ def arena_settings(entrants: Dict[str, Opponent], action_ticks: int = 4, max_tic
 
 
 def play(games: List[Game], entrants: Dict[str, Opponent], lanes: int, threads: int = 0, action_ticks: int = 4,
-         max_ticks: int = 28_800, on_result: Callable[[dict], None] = None, record: Iterable[str] = (),
+         max_ticks: int = MAX_BATTLE_TICKS, on_result: Callable[[dict], None] = None, record: Iterable[str] = (),
          replay_dir=None) -> List[dict]:
     """Play every game; returns one result dict per game (in finishing order).
     ``action_ticks`` is the interval of the entrants that record none; each
@@ -126,7 +124,7 @@ def play(games: List[Game], entrants: Dict[str, Opponent], lanes: int, threads: 
                 arena.set_opponent(lane, "idle")
                 return
             red, blue = entrants[game.red], entrants[game.blue]
-            mine, other = (red, blue) if learner_team(game.seed) == 0 else (blue, red)
+            mine, other = (red, blue) if learner_team(game.seed) == Team.RED else (blue, red)
             if mine.script is not None:
                 arena.set_learner_script(lane, mine.script)
             else:
@@ -142,7 +140,7 @@ def play(games: List[Game], entrants: Dict[str, Opponent], lanes: int, threads: 
             s.game = s.pending
             if s.game is not None:
                 red, blue = entrants[s.game.red], entrants[s.game.blue]
-                s.controllers = (red, blue) if learner_team(s.game.seed) == 0 else (blue, red)
+                s.controllers = (red, blue) if learner_team(s.game.seed) == Team.RED else (blue, red)
             plan(lane)
 
         for lane in range(lanes):
@@ -154,13 +152,13 @@ def play(games: List[Game], entrants: Dict[str, Opponent], lanes: int, threads: 
         lane_steps = np.zeros(lanes, dtype=np.int64)   # steps since the lane's game began
         for lane in range(lanes):
             begin(lane)
-        actions = np.zeros((arena.agents, 5), dtype=np.int32)
+        actions = np.zeros((arena.agents, HEADS), dtype=np.int32)
+        apl = arena.agents_per_lane   # self-play: every seat of a lane is a row, the learner team's first
         while any(s.game is not None for s in state):
             actions[:] = 0
-            for opponent, rows in _python_rows(state, lane_steps, every).items():
+            for opponent, rows in _python_rows(state, lane_steps, every, apl).items():
                 rows = np.asarray(rows, dtype=np.int64)
-                seats = SeatBatch(arena.obs[rows], arena.masks[rows], rows // 10, rows // 10 * 10 + rows % 10,
-                                  starts[rows // 10])
+                seats = SeatBatch(arena.obs[rows], arena.masks[rows], rows // apl, rows, starts[rows // apl])
                 actions[rows] = check_actions(opponent.name, opponent.act(seats), seats.masks)
             if recorder:
                 recorder.before_step(actions)
@@ -204,24 +202,27 @@ def _recorder(arena, state, keys: set, directory):
     return rec
 
 
-def _python_rows(state, lane_steps: np.ndarray, every: dict) -> dict:
-    """Rows of every Python entrant that decides this step, grouped by entrant, over the running games."""
+def _python_rows(state, lane_steps: np.ndarray, every: dict, agents_per_lane: int) -> dict:
+    """Rows of every Python entrant that decides this step, grouped by entrant, over the running games
+    (a lane's rows: the learner team's seats, then the other team's)."""
     groups = {}
     for lane, s in enumerate(state):
         if s.game is None:
             continue
         for side, controller in enumerate(s.controllers):
             if not controller.native and lane_steps[lane] % every[id(controller)] == 0:
-                groups.setdefault(controller, []).extend(range(lane * 10 + side * 5, lane * 10 + side * 5 + 5))
+                first = lane * agents_per_lane + side * SEATS_PER_TEAM
+                groups.setdefault(controller, []).extend(range(first, first + SEATS_PER_TEAM))
     return groups
 
 
 def _result(game: Game, stats, signals) -> dict:
     result = int(stats["result"])
-    outcome = [int(signals[t, OUTCOME]) for t in (0, 1)]
-    score = [int(signals[t, TEAM_SCORE]) for t in (0, 1)]
-    xp = [int(signals[t, TEAM_XP]) for t in (0, 1)]
-    winner = "red" if outcome[0] == 1 else "blue" if outcome[1] == 1 else None
+    teams = (Team.RED, Team.BLUE)
+    outcome = [int(signals[t, OUTCOME]) for t in teams]
+    score = [int(signals[t, TEAM_SCORE]) for t in teams]
+    xp = [int(signals[t, TEAM_XP]) for t in teams]
+    winner = "red" if outcome[Team.RED] == 1 else "blue" if outcome[Team.BLUE] == 1 else None
     return {"key": game.key, "seed": game.seed, "red": game.red, "blue": game.blue,
             "result": RESULTS.get(result, str(result)), "winner": winner, "ticks": int(stats["ticks"]),
             "red_score": score[0], "blue_score": score[1], "red_xp": xp[0], "blue_xp": xp[1],

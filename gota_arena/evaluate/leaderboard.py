@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import List, Optional
 
 from .. import plugins
+from ..constants import MAX_BATTLE_TICKS
 from ..errors import GotaError
 from ..hookspecs import EvaluationFinished
 from . import entrants as entrants_mod
@@ -37,7 +38,7 @@ class Leaderboard:
     lanes: int = 8                       # games played at once
     threads: int = 0                     # 0: one per core
     action_ticks: int = 4                # ticks a decision of the Python entrants that record none
-    max_ticks: int = 28_800
+    max_ticks: int = MAX_BATTLE_TICKS
     device: str = "cpu"
     replays: list = field(default_factory=list)   # game keys ("seed:red:blue") to keep as replays in DIR/replays
     shards: int = 1                      # jobs the games are split among

@@ -24,7 +24,7 @@ from typing import Optional, Sequence
 import numpy as np
 
 from .. import plugins
-from ..constants import Result
+from ..constants import MAX_BATTLE_TICKS, Result
 from ..hookspecs import EvaluationFinished
 from ..learner_env import LearnerEnv
 from ..policies import PlaySettings, PlaySettingsError, acting_threads
@@ -37,7 +37,7 @@ def play_settings(policy, settings: Optional[PlaySettings] = None) -> PlaySettin
     if own is not None and settings is not None and own != settings:
         raise PlaySettingsError(f"this policy was trained under {own.describe()}; it cannot be evaluated under "
                                 f"{settings.describe()}: leave the settings to the policy")
-    return own or settings or PlaySettings(action_ticks=4, max_ticks=28_800, upkeep=True)
+    return own or settings or PlaySettings(action_ticks=4, max_ticks=MAX_BATTLE_TICKS, upkeep=True)
 
 
 def evaluate(policy, opponents: Sequence[str] = ("idle", "random", "base"), matches: int = 4,

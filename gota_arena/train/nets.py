@@ -40,17 +40,22 @@ import numpy as np
 import torch
 from torch import nn
 
-from ..contract import INFO, LAYOUT
-from ..masking import ATTACK_MOVE, ATTACK_TARGET, CAST_POINT, CAST_TARGET, USE_ITEM, USE_ITEM_AT, USES, WALK
+from ..contract import INFO, LAYOUT, VERB_TARGET_ROW
+from ..masking import (ABILITY, ATTACK_MOVE, CAST_POINT, CAST_TARGET, ITEM, POINT, TARGET, USE_ITEM, USE_ITEM_AT,
+                       USES, VERB, WALK)
 from ..policies import PolicyOutput
 
-VERB, TARGET, POINT, ABILITY, ITEM = range(5)   # action columns (= head order)
+# action columns (= head order) VERB, TARGET, POINT, ABILITY, ITEM: from C, through masking
 VERBS, TARGETS, POINTS, ABILITIES, ITEMS = INFO.verbs, INFO.targets, INFO.points, INFO.abilities, INFO.items
 _ROWS = LAYOUT["mask.target_rows"]
 TARGET_ROWS = _ROWS.count
+# the verbs that read the point, ability and item heads, in verb order: one logit set each.
+# Spelled out (they fix the logit layout of saved weights) and checked against C's verb table.
 POINT_VERBS = (WALK, ATTACK_MOVE, CAST_POINT, USE_ITEM_AT)
 ABILITY_VERBS = (CAST_TARGET, CAST_POINT)
 ITEM_VERBS = (USE_ITEM, USE_ITEM_AT)
+for _head, _verbs in ((POINT, POINT_VERBS), (ABILITY, ABILITY_VERBS), (ITEM, ITEM_VERBS)):
+    assert _verbs == tuple(np.flatnonzero(USES[:, _head]).tolist()), "the verb table of C changed"
 
 # logit layout of the conditional heads: verb | target rows | point sets | ability sets | item sets
 _SIZES = (VERBS, TARGET_ROWS * TARGETS, len(POINT_VERBS) * POINTS, len(ABILITY_VERBS) * ABILITIES,
@@ -66,8 +71,7 @@ def _table(verbs: tuple) -> list:
     return [verbs.index(v) if v in verbs else -1 for v in range(VERBS)]
 
 
-_ROW_BASE = [-1] * VERBS
-_ROW_BASE[ATTACK_TARGET], _ROW_BASE[CAST_TARGET], _ROW_BASE[CAST_POINT], _ROW_BASE[USE_ITEM_AT] = 0, 1, 5, 6
+_ROW_BASE = list(VERB_TARGET_ROW)   # target row of each verb (castTarget: + ability), -1 none
 _MASK = {name: LAYOUT["mask." + name].slice() for name in (
     "verb", "cast_target_ability", "cast_point_ability", "use_item", "use_item_at")}
 

@@ -407,6 +407,7 @@ static void test_self_casts(void)
     u->hp = u->max_hp - 100;
     CHECK_EQ(ability_cast_point(m, VANGUARD, Q, 2147483647, -2147483647), GOTA_ACT_OK);   /* any point */
     CHECK_EQ(u->hp, u->max_hp - 72);
+    CHECK_EQ(h->stats.healing, 28);
     CHECK_EQ(h->cooldown[Q], 192);
     CHECK_EQ(h->charges[Q], 0);
     CHECK_EQ(m->spell_n, 0);   /* applied at once */
@@ -414,6 +415,7 @@ static void test_self_casts(void)
     u->hp = u->max_hp - 10;
     CHECK_EQ(ability_cast_target(m, VANGUARD, Q, 123456), GOTA_ACT_OK);
     CHECK_EQ(u->hp, u->max_hp);
+    CHECK_EQ(h->stats.healing, 28 + 10);   /* what the heal added, not its 56 */
 
     place_hero(m, ARCANIST, BX, BZ + 60000);
     learn(m, ARCANIST, Q, 1);   /* Mana Crystal: restore 28 */
@@ -423,6 +425,7 @@ static void test_self_casts(void)
     CHECK_EQ(ability_cast_target(m, ARCANIST, Q, 0), GOTA_ACT_OK);
     CHECK_EQ(a->mana, 38);
     CHECK_EQ(a->cooldown[Q], 144);
+    CHECK_EQ(a->stats.healing, 0);   /* a mana restore heals nothing */
     gota_match_free(m);
 }
 
@@ -793,6 +796,8 @@ static void test_heals(void)
     CHECK_EQ(lost(m, hero(m, ARCANIST)), 100);
     CHECK_EQ(lost(m, hero(m, DEATH_KNIGHT)), 100);
     CHECK_EQ(lost(m, ally_creep), 100);
+    CHECK_EQ(m->hero[DRUID].stats.healing, 55 + 20);   /* the caster's count: the HP its allies gained */
+    CHECK_EQ(m->hero[VANGUARD].stats.healing, 0);
 
     /* Inferno Aegis: circle 140,000 on the caster (no aim), heals the caster too */
     place_hero(m, VANGUARD, BX, BZ + 60000);
@@ -804,6 +809,17 @@ static void test_heals(void)
     spell_ticks(m, 12);
     CHECK_EQ(lost(m, hero(m, VANGUARD)), 25);
     CHECK_EQ(lost(m, hero(m, DRUID)), 25);
+    CHECK_EQ(m->hero[VANGUARD].stats.healing, 75 + 75);   /* itself and the druid */
+    CHECK_EQ(m->hero[DRUID].stats.healing, 75);
+    /* the counter is no state: the hash leaves it out, and the seat's stats show it */
+    uint64_t before, after;
+    gota_match_hash(m, &before);
+    m->hero[DRUID].stats.healing += 1000;
+    gota_match_hash(m, &after);
+    CHECK(before == after);
+    GotaSeatStats st;
+    CHECK_EQ(gota_match_seat_stats(m, DRUID, &st), GOTA_OK);
+    CHECK_EQ(st.healing, 1075);
     gota_match_free(m);
 }
 

@@ -486,6 +486,13 @@ static void test_runtime_limits(void)
     vm = run("x = objectCount()\n", &rc);
     CHECK_EQ(rc, BASIC_ERR_HOST);
     basic_vm_free(vm);
+    /* the public names of the error kinds */
+    CHECK(strcmp(gota_script_error_name(GOTA_SCRIPT_ERR_NONE), "none") == 0);
+    CHECK(strcmp(gota_script_error_name(BASIC_ERR_INSTRUCTIONS), "instruction limit") == 0);
+    CHECK(strcmp(gota_script_error_name(BASIC_ERR_HOST), "bad host call") == 0);
+    for (int code = 0; code < GOTA_SCRIPT_ERRORS; code++) CHECK(gota_script_error_name(code) != NULL);
+    CHECK(gota_script_error_name(-1) == NULL);
+    CHECK(gota_script_error_name(GOTA_SCRIPT_ERRORS) == NULL);
 }
 
 /* Random token soups and random bytes: the compiler answers, never crashes;

@@ -113,6 +113,9 @@ static void test_seeds(void)
     const GotaMatch *m = NULL;
     int32_t lane, seat;
 
+    CHECK_EQ(gota_batch_seed_team(5), GOTA_TEAM_BLUE);
+    CHECK_EQ(gota_batch_seed_team(14), GOTA_TEAM_RED);
+    CHECK_EQ(gota_batch_seed_team(-1), -1);
     CHECK_EQ(gota_batch_reset(b, 5, &f.io), GOTA_OK);
     gota_batch_lane(b, 0, &ln);
     CHECK_EQ(ln.seed, 5);
@@ -609,6 +612,82 @@ static void test_lane_match_settled(void)
     gota_batch_free(b);
 }
 
+/* The reward signals: each lane's are gota_match_signals of its match, the
+ * hero fields are the team's sums of the seats' stats, and the cumulative
+ * ones never go down within an episode; over bot-played episodes every
+ * counter moves. */
+static void test_signals(void)
+{
+    static const int counters[] = {
+        GOTA_SIGNAL_TEAM_XP, GOTA_SIGNAL_GOLD_EARNED, GOTA_SIGNAL_LAST_HITS, GOTA_SIGNAL_NEUTRAL_KILLS,
+        GOTA_SIGNAL_KILLS, GOTA_SIGNAL_DEATHS, GOTA_SIGNAL_ASSISTS, GOTA_SIGNAL_HERO_DAMAGE,
+        GOTA_SIGNAL_STRUCTURE_DAMAGE, GOTA_SIGNAL_HEALING};
+    const int nc = (int)(sizeof counters / sizeof counters[0]);
+    const int32_t opp[1] = { GOTA_BOT_RUSHER };
+    GotaBatch *b = make(2, 24, 0, 1, opp, 1, 4800);
+    Bufs f;
+    bufs_alloc(&f, b);
+    for (int i = 0; i < 2; i++) CHECK_EQ(gota_batch_set_learner_bot(b, i, GOTA_BOT_PULLER), GOTA_OK);
+    CHECK_EQ(gota_batch_reset(b, 0, &f.io), GOTA_OK);
+    int64_t last[2][2 * GOTA_SIGNALS], most[GOTA_SIGNALS] = {0};
+    memcpy(last, f.io.signals, sizeof last);
+    for (int i = 0; i < 2; i++)
+        for (int k = 0; k < nc; k++) CHECK_EQ(last[i][counters[k]] + last[i][GOTA_SIGNALS + counters[k]], 0);
+    int64_t small[2 * GOTA_SIGNALS - 1];
+    const GotaMatch *m = NULL;
+    gota_batch_lane_match(b, 0, &m);
+    CHECK_EQ(gota_match_signals(m, small, 2 * GOTA_SIGNALS - 1), GOTA_ERR_BUFFER);
+    CHECK_EQ(gota_match_signals(NULL, small, 2 * GOTA_SIGNALS), GOTA_ERR_NULL);
+    for (int step = 0; step < 450; step++) {
+        CHECK_EQ(gota_batch_step(b, f.actions, f.actions_n, &f.io), GOTA_OK);
+        for (int i = 0; i < 2; i++) {
+            const int64_t *sig = f.io.signals + i * 2 * GOTA_SIGNALS;
+            for (int t = 0; t < 2; t++)
+                for (int k = 0; k < nc; k++) {
+                    int c = counters[k];
+                    CHECK(sig[t * GOTA_SIGNALS + c] >= last[i][t * GOTA_SIGNALS + c]);
+                    if (sig[t * GOTA_SIGNALS + c] > most[c]) most[c] = sig[t * GOTA_SIGNALS + c];
+                }
+            if (f.io.stats[i].finished) {   /* restarted: the next episode's start values are 0 */
+                memset(last[i], 0, sizeof last[i]);
+                continue;
+            }
+            memcpy(last[i], sig, sizeof last[i]);
+            int64_t mine[2 * GOTA_SIGNALS];
+            gota_batch_lane_match(b, i, &m);
+            CHECK_EQ(gota_match_signals(m, mine, 2 * GOTA_SIGNALS), GOTA_OK);
+            CHECK(memcmp(mine, sig, sizeof mine) == 0);
+            for (int t = 0; t < 2; t++) {
+                int64_t want[GOTA_SIGNALS] = {0};
+                for (int s = t * GOTA_SEATS_PER_TEAM; s < (t + 1) * GOTA_SEATS_PER_TEAM; s++) {
+                    GotaSeatStats st;
+                    CHECK_EQ(gota_match_seat_stats(m, s, &st), GOTA_OK);
+                    want[GOTA_SIGNAL_TEAM_XP] += st.xp;
+                    want[GOTA_SIGNAL_GOLD_EARNED] += st.gold_earned;
+                    want[GOTA_SIGNAL_LAST_HITS] += st.last_hits;
+                    want[GOTA_SIGNAL_NEUTRAL_KILLS] += st.neutral_kills;
+                    want[GOTA_SIGNAL_KILLS] += st.kills;
+                    want[GOTA_SIGNAL_DEATHS] += st.deaths;
+                    want[GOTA_SIGNAL_ASSISTS] += st.assists;
+                    want[GOTA_SIGNAL_HERO_DAMAGE] += st.hero_damage;
+                    want[GOTA_SIGNAL_STRUCTURE_DAMAGE] += st.tower_damage + st.god_damage;
+                    want[GOTA_SIGNAL_HEALING] += st.healing;
+                }
+                for (int k = 0; k < nc; k++) CHECK_EQ(sig[t * GOTA_SIGNALS + counters[k]], want[counters[k]]);
+            }
+        }
+    }
+    for (int k = 0; k < nc; k++) CHECK(most[counters[k]] > 0);
+    printf("  signals: most gold %lld, last hits %lld, neutrals %lld, kills %lld, deaths %lld, assists %lld, "
+           "hero damage %lld, structure damage %lld, healing %lld\n", (long long)most[GOTA_SIGNAL_GOLD_EARNED],
+           (long long)most[GOTA_SIGNAL_LAST_HITS], (long long)most[GOTA_SIGNAL_NEUTRAL_KILLS],
+           (long long)most[GOTA_SIGNAL_KILLS], (long long)most[GOTA_SIGNAL_DEATHS], (long long)most[GOTA_SIGNAL_ASSISTS],
+           (long long)most[GOTA_SIGNAL_HERO_DAMAGE], (long long)most[GOTA_SIGNAL_STRUCTURE_DAMAGE],
+           (long long)most[GOTA_SIGNAL_HEALING]);
+    bufs_free(&f);
+    gota_batch_free(b);
+}
+
 int main(void)
 {
     test_counts();
@@ -623,5 +702,6 @@ int main(void)
     test_set_opponent();
     test_learner_bot_and_seed();
     test_lane_match_settled();
+    test_signals();
     return check_report("test_batch");
 }

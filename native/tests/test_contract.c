@@ -1296,6 +1296,62 @@ static void test_determinism(void)
     gota_match_free(b);
 }
 
+/* The verb table (gota_contract_verb) says which heads the decoder reads: a
+ * head outside a verb's set never changes its decode, one inside it does for
+ * some state; the target row is the mask row the decode's target comes from. */
+static void test_verb_table(void)
+{
+    static const char *const names[CONTRACT_VERBS] = {
+        "noop", "walk", "attackMove", "attackTarget", "castTarget", "castPoint", "useItem", "useItemAt"};
+    static const int32_t rows[CONTRACT_VERBS] = {
+        -1, -1, -1, MASK_ROW_ATTACK, MASK_ROW_CAST, MASK_ROW_CAST_POINT, -1, MASK_ROW_ITEM_AT};
+    GotaContractVerb v;
+    CHECK_EQ(gota_contract_verb(-1, &v), GOTA_ERR_INDEX);
+    CHECK_EQ(gota_contract_verb(CONTRACT_VERBS, &v), GOTA_ERR_INDEX);
+    CHECK_EQ(gota_contract_verb(0, NULL), GOTA_ERR_NULL);
+    for (int k = 0; k < CONTRACT_VERBS; k++) {
+        CHECK_EQ(gota_contract_verb(k, &v), GOTA_OK);
+        CHECK(strcmp(v.name, names[k]) == 0);
+        CHECK_EQ(v.target_row, rows[k]);
+        CHECK(v.heads & (1 << HEAD_VERB));
+        CHECK_EQ((v.target_row >= 0), ((v.heads >> HEAD_TARGET) & 1));
+    }
+    GotaMatch *m = new_match(23, 1);
+    if (!m) return;
+    uint32_t seed = 12345;
+    int read[CONTRACT_VERBS] = {0};   /* heads seen changing a decode, per verb */
+    for (int step = 0; step < 8; step++) {
+        gota_match_step(m, 151, NULL);
+        for (int seat = 0; seat < SEATS; seat++)
+            for (int n = 0; n < 200; n++) {
+                int32_t h[CONTRACT_HEADS] = {(int32_t)(n % CONTRACT_VERBS)};
+                static const int32_t size[CONTRACT_HEADS] = {
+                    CONTRACT_VERBS, CONTRACT_TARGETS, CONTRACT_POINTS, CONTRACT_ABILITIES, CONTRACT_ITEMS};
+                for (int k = 1; k < CONTRACT_HEADS; k++) {
+                    seed = seed * 1103515245u + 12345u;
+                    h[k] = (int32_t)((seed >> 8) % (uint32_t)size[k]);
+                }
+                GotaCommand a, b;
+                int ra = contract_decode(m, seat, h, &a);
+                gota_contract_verb(h[0], &v);
+                for (int k = 1; k < CONTRACT_HEADS; k++) {
+                    int32_t g[CONTRACT_HEADS];
+                    memcpy(g, h, sizeof g);
+                    g[k] = (h[k] + 1 + n % (size[k] - 1)) % size[k];
+                    int rb = contract_decode(m, seat, g, &b);
+                    int same = ra == rb && memcmp(&a, &b, sizeof a) == 0;
+                    if (!((v.heads >> k) & 1)) CHECK(same);
+                    else if (!same) read[h[0]] |= 1 << k;
+                }
+            }
+    }
+    for (int k = 0; k < CONTRACT_VERBS; k++) {
+        gota_contract_verb(k, &v);
+        CHECK_EQ(read[k] | (1 << HEAD_VERB), v.heads);
+    }
+    gota_match_free(m);
+}
+
 static void test_speed(void)
 {
     GotaMatch *m = new_match(8, 1);
@@ -1332,6 +1388,7 @@ int main(void)
     test_determinism();
     test_team_knowledge();
     test_nearest_ties();
+    test_verb_table();
     test_speed();
     return check_report("test_contract");
 }

@@ -20,7 +20,7 @@ import math
 import numpy as np
 
 from gota_arena import hookimpl
-from gota_arena.contract import LAYOUT
+from gota_arena.contract import HEADS, LAYOUT
 from gota_arena.map import ENEMY_GOD
 from gota_arena.masking import (ABILITY, ATTACK_MOVE, ATTACK_TARGET, CAST_TARGET, POINT, TARGET, VERB,
                                 ability_mask, target_mask, verb_mask)
@@ -50,7 +50,7 @@ class Charger(Opponent):
 
     def act(self, seats):
         n = len(seats.masks)
-        actions = np.zeros((n, 5), dtype=np.int32)   # noop: always allowed
+        actions = np.zeros((n, HEADS), dtype=np.int32)   # noop: always allowed
         verbs = verb_mask(seats.masks)
         hp = seats.obs[:, OBJECT.slice()].reshape(n, OBJECT.count, OBJECT.width)[:, :, HP]
 

@@ -6,7 +6,9 @@ import importlib.util
 import numpy as np
 
 from gota_arena import hookimpl
-from gota_arena.masking import USES, ability_mask, item_mask, sample_actions, target_mask, verb_mask
+from gota_arena.contract import INFO
+from gota_arena.masking import (ABILITY, ITEM, POINT, TARGET, USES, VERB, ability_mask, item_mask, sample_actions,
+                                target_mask, verb_mask)
 from gota_arena.policies import PolicyOutput
 
 
@@ -29,12 +31,12 @@ class RandomPolicy:
     @staticmethod
     def log_prob(masks, actions):
         """log-probability of each action under uniform sampling of its used heads."""
-        verbs, abilities = actions[:, 0].astype(np.int64), actions[:, 3].astype(np.int64)
+        verbs, abilities = actions[:, VERB].astype(np.int64), actions[:, ABILITY].astype(np.int64)
         logp = -np.log(verb_mask(masks).sum(1))
-        logp -= np.log(ability_mask(masks, verbs).sum(1)) * USES[verbs, 3]
-        logp -= np.log(item_mask(masks, verbs).sum(1)) * USES[verbs, 4]
-        logp -= np.log(target_mask(masks, verbs, abilities).sum(1)) * USES[verbs, 1]
-        logp -= np.log(49.0) * USES[verbs, 2]
+        logp -= np.log(ability_mask(masks, verbs).sum(1)) * USES[verbs, ABILITY]
+        logp -= np.log(item_mask(masks, verbs).sum(1)) * USES[verbs, ITEM]
+        logp -= np.log(target_mask(masks, verbs, abilities).sum(1)) * USES[verbs, TARGET]
+        logp -= np.log(float(INFO.points)) * USES[verbs, POINT]   # the point head is never masked
         return logp.astype(np.float32)
 
     def state_dict(self):
