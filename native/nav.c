@@ -74,7 +74,9 @@
  * other is pinned. A share that would move a body out of the rim margin, into
  * a non-open tile or across a missing link is dropped for that body, and the
  * other (unpinned) body then takes the whole overlap if it can. Coincident
- * centres separate along x: the lower index goes -x. Passes stop early when a
+ * centres separate along the line through the map centre, the lower index
+ * toward it, so that two such pairs at mirrored points part mirrored (at the
+ * map centre itself along x, the lower index going -x). Passes stop early when a
  * pass moves nothing. nav_collide_reference does exactly this over all pairs;
  * nav_collide gives bit-identical results faster: it lists once per tick the
  * pairs within R + NAV_MARGIN (a sweep over rows of bodies sorted by column;
@@ -792,6 +794,13 @@ static int push_apart(const Nav *nav, const MapData *map, NavBody *a, NavBody *b
 {
     int64_t d = fx_isqrt64((uint64_t)d2);
     int64_t overlap = R - d;
+    if (d == 0 && (a->x != 0 || a->z != 0)) {
+        /* on one point: apart along the line through the map centre, a toward
+         * it, so that mirrored pairs part mirrored (the centre itself: along x) */
+        dx = a->x;
+        dz = a->z;
+        d = fx_isqrt64((uint64_t)(dx * dx + dz * dz));
+    }
     int32_t ax = 0, az = 0, bx = 0, bz = 0;     /* a pinned body's share is 0 */
     if (a->pinned) share_vec(dx, dz, d, overlap, &bx, &bz);
     else if (b->pinned) share_vec(dx, dz, d, overlap, &ax, &az);

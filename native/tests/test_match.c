@@ -295,7 +295,7 @@ static void test_wave_mirrored(void)
     int creeps = 0, unmatched = 0;
     for (int i = 0; i < m->unit_n; i++) {
         const GotaUnit *u = &m->unit[i];
-        if (u->kind != GOTA_KIND_CREEP || u->lane == 1) continue;
+        if (u->kind != GOTA_KIND_CREEP) continue;
         creeps++;
         int found = 0;
         for (int j = 0; j < m->unit_n; j++) {
@@ -305,7 +305,7 @@ static void test_wave_mirrored(void)
         }
         unmatched += !found;
     }
-    CHECK_EQ(creeps, 32);
+    CHECK_EQ(creeps, 48);
     CHECK_EQ(unmatched, 0);
     gota_match_free(m);
 }

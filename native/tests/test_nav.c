@@ -1149,14 +1149,32 @@ static void test_collide(void)
     nav_collide(nav, m, b, 2);
     CHECK_EQ(b[0].x, C(50));
     CHECK_EQ(b[1].x, C(50) + 1000);
-    /* coincident: lower index goes -x */
+    /* coincident: apart along the line through the map centre, the lower index
+     * toward it; C(50) = -450,000: 13,200 each along the diagonal is 9,333 per axis
+     * (a second pass gives the higher index the unit the rounding left) */
     b[0] = (NavBody){ C(50), C(50), 13200, 1, 0 };
     b[1] = (NavBody){ C(50), C(50), 13200, 1, 0 };
     nav_collide(nav, m, b, 2);
-    CHECK_EQ(b[0].x, C(50) - 13200);
-    CHECK_EQ(b[1].x, C(50) + 13200);
-    CHECK_EQ(b[0].z, C(50));
-    CHECK_EQ(b[1].z, C(50));
+    CHECK_EQ(b[0].x, C(50) + 9333);
+    CHECK_EQ(b[0].z, C(50) + 9333);
+    CHECK_EQ(b[1].x, C(50) - 9334);
+    CHECK_EQ(b[1].z, C(50) - 9334);
+    /* the mirrored pair parts mirrored */
+    b[0] = (NavBody){ -C(50), -C(50), 13200, 1, 0 };
+    b[1] = (NavBody){ -C(50), -C(50), 13200, 1, 0 };
+    nav_collide(nav, m, b, 2);
+    CHECK_EQ(b[0].x, -C(50) - 9333);
+    CHECK_EQ(b[0].z, -C(50) - 9333);
+    CHECK_EQ(b[1].x, -C(50) + 9334);
+    CHECK_EQ(b[1].z, -C(50) + 9334);
+    /* at the map centre: along x, the lower index goes -x */
+    b[0] = (NavBody){ 0, 0, 13200, 1, 0 };
+    b[1] = (NavBody){ 0, 0, 13200, 1, 0 };
+    nav_collide(nav, m, b, 2);
+    CHECK_EQ(b[0].x, -13200);
+    CHECK_EQ(b[1].x, 13200);
+    CHECK_EQ(b[0].z, 0);
+    CHECK_EQ(b[1].z, 0);
 
     /* never pushed into a wall: wall on column 60; body 1 hugs it */
     wall_column(m, 60, NULL, 0);
