@@ -69,7 +69,12 @@
  * rule snaps then for sure, and the facing is computed when read.
  *
  * nav_collide runs up to NAV_COLLIDE_PASSES Gauss-Seidel passes over the pairs
- * in index order (i ascending, then j ascending). Overlap is split half/half
+ * in index order (i ascending, then j ascending); nav_collide_reversed runs
+ * them as if the bodies were numbered backwards (the last body is index 0),
+ * keeping a pair list of its own. A match takes one or the other for each
+ * second of play by a seeded coin (match.c): in one fixed order a pass
+ * settles the contacts of the early bodies first, and red's heroes always
+ * had the lower slots. Overlap is split half/half
  * (the odd unit to the higher index), all of it to the free body when the
  * other is pinned. A share that would move a body out of the rim margin, into
  * a non-open tile or across a missing link is dropped for that body, and the
@@ -117,6 +122,7 @@ void nav_init(Nav *nav)
     memset(nav, 0, sizeof *nav);
     for (int i = 0; i < NAV_CACHE_SIZE; i++) nav->cache[i].start = -1;
     nav->pairs.np = -1;
+    nav->pairs_reversed.np = -1;
 }
 
 void nav_release(Nav *nav)
@@ -1302,17 +1308,15 @@ static int collide_run(const Nav *nav, const MapData *map, Collide *c, int s, ui
     return stray;
 }
 
-void nav_collide(Nav *nav, const MapData *map, NavBody *bodies, int n)
+/* nav_collide with kp as the kept pair list */
+static void collide_kept(Nav *nav, const MapData *map, NavBody *bodies, int n, NavPairs *kp)
 {
     Collide c;
-    if (n > NAV_MAX_BODIES) n = NAV_MAX_BODIES;
-    if (n < 2) return;
     c.b = bodies;
     c.n = n;
     c.reach = -1;                       /* collide_size, once a listing needs it */
     memset(c.moved_at, 0, (size_t)n * sizeof c.moved_at[0]);
     uint32_t seq = 0;
-    NavPairs *kp = &nav->pairs;
     if (!kept_valid(&c, kp)) keep_list(&c, kp);
     collide_list(&c, kp->np >= 0 ? kp : NULL, -1, -1);     /* kept_valid or keep_list: it holds */
     for (int pass = 0; pass < NAV_COLLIDE_PASSES; pass++) {
@@ -1326,4 +1330,29 @@ void nav_collide(Nav *nav, const MapData *map, NavBody *bodies, int n)
         }
         if (!moved) break;
     }
+}
+
+void nav_collide(Nav *nav, const MapData *map, NavBody *bodies, int n)
+{
+    if (n > NAV_MAX_BODIES) n = NAV_MAX_BODIES;
+    if (n < 2) return;
+    collide_kept(nav, map, bodies, n, &nav->pairs);
+}
+
+static void reverse_bodies(NavBody *bodies, int n)
+{
+    for (int i = 0, j = n - 1; i < j; i++, j--) {
+        NavBody t = bodies[i];
+        bodies[i] = bodies[j];
+        bodies[j] = t;
+    }
+}
+
+void nav_collide_reversed(Nav *nav, const MapData *map, NavBody *bodies, int n)
+{
+    if (n > NAV_MAX_BODIES) n = NAV_MAX_BODIES;
+    if (n < 2) return;
+    reverse_bodies(bodies, n);
+    collide_kept(nav, map, bodies, n, &nav->pairs_reversed);
+    reverse_bodies(bodies, n);
 }

@@ -1354,6 +1354,78 @@ static void test_collide_ticks(void)
     free(nav);
 }
 
+static void reverse_array(NavBody *b, int n)
+{
+    for (int i = 0, j = n - 1; i < j; i++, j--) {
+        NavBody t = b[i];
+        b[i] = b[j];
+        b[j] = t;
+    }
+}
+
+/* nav_collide_reversed is nav_collide of the reversed array: ticks of a
+ * packed, milling crowd (some die, the rest shift down) taking one or the
+ * other by a coin, each kept list serving its own kind, must each match the
+ * plain passes over the array in that order; and the two orders differ. */
+static void test_collide_reversed(void)
+{
+    MapData *m = field();
+    wall_column(m, 60, NULL, 0);
+    Nav *nav = new_nav();
+    enum { NB = 200, TICKS = 300 };
+    static NavBody fast[NB], plain[NB], other[NB];
+    static int32_t vx[NB], vz[NB];
+    lcg_state = 23;
+    int n = NB, differ = 0, reversed = 0, orders_differ = 0;
+    for (int i = 0; i < NB; i++) {
+        fast[i].x = C(58) + (int32_t)(lcg() % 500000) - 250000;
+        fast[i].z = C(50) + (int32_t)(lcg() % 500000) - 250000;
+        fast[i].radius = (int32_t[]){13200, 16800, 18000}[lcg() % 3];
+        fast[i].active = 1;
+        fast[i].pinned = lcg() % 9 == 0;
+        vx[i] = (int32_t)(lcg() % 601) - 300;
+        vz[i] = (int32_t)(lcg() % 601) - 300;
+    }
+    for (int t = 0; t < TICKS; t++) {
+        for (int i = 0; i < n; i++) {
+            fast[i].x += vx[i] - (fast[i].x - C(58)) / 400;
+            fast[i].z += vz[i] - (fast[i].z - C(50)) / 400;
+            if (map_tile_of(fast[i].x) == 60) fast[i].x -= GOTA_TILE;
+        }
+        if (t % 11 == 5 && n > 2) {
+            int k = (int)(lcg() % (uint32_t)n);
+            memmove(&fast[k], &fast[k + 1], (size_t)(n - k - 1) * sizeof fast[0]);
+            n--;
+        }
+        int rev = (int)(lcg() % 2);
+        reversed += rev;
+        memcpy(plain, fast, (size_t)n * sizeof fast[0]);
+        memcpy(other, fast, (size_t)n * sizeof fast[0]);
+        if (rev) {
+            nav_collide_reversed(nav, m, fast, n);
+            reverse_array(plain, n);
+            nav_collide_reference(nav, m, plain, n);
+            reverse_array(plain, n);
+            nav_collide_reference(nav, m, other, n);
+        } else {
+            nav_collide(nav, m, fast, n);
+            nav_collide_reference(nav, m, plain, n);
+            reverse_array(other, n);
+            nav_collide_reference(nav, m, other, n);
+            reverse_array(other, n);
+        }
+        differ += memcmp(fast, plain, (size_t)n * sizeof fast[0]) != 0;
+        orders_differ += memcmp(plain, other, (size_t)n * sizeof fast[0]) != 0;
+        memcpy(fast, plain, (size_t)n * sizeof fast[0]);
+    }
+    CHECK_EQ(differ, 0);
+    CHECK(reversed > TICKS / 3 && reversed < 2 * TICKS / 3);
+    CHECK(orders_differ > TICKS / 2);
+    free(m);
+    nav_release(nav);
+    free(nav);
+}
+
 /* Ticks of a crowd that only loses bodies (units die, the rest shift down),
  * so the kept pair list is carried over by renumbering: every tick must
  * match the plain passes, and the kept list must stay in pass order and hold
@@ -1627,6 +1699,7 @@ int main(void)
     test_collide();
     test_collide_reference();
     test_collide_ticks();
+    test_collide_reversed();
     test_collide_edges();
     test_collide_deaths();
     test_collide_kept_bound();
