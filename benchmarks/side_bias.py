@@ -15,7 +15,9 @@ one set can beat the other nearly every time. So the table also splits each
 bot's decided games by which side drafted first (red won-lost with red first,
 then with blue first): a side bias shows in both halves, a stronger class set
 only swaps sides with the draft, and an unlucky coin count (say 115 of 200 seeds
-with blue first) moves the overall share without any side bias. Prints the table and the
+with blue first) moves the overall share without any side bias. The
+draft-balanced share is the mean of red's shares in the two halves, what the
+overall share would be with as many seeds of each draft. Prints the table and the
 CPU time the matches took; with ``--write`` it also writes the table to the
 ``## side_bias`` section of benchmarks/RESULTS.md (the other sections are kept).
 Figures are reported, never asserted.
@@ -82,8 +84,9 @@ def measure(bots, seeds, procs: int):
 
 def table(rows) -> str:
     lines = ["| bot | matches | red wins | blue wins | no winner | red share of decided | 95 % interval | "
-             "red drafted first: red-blue | blue drafted first: red-blue | median ticks |",
-             "|---|---:|---:|---:|---:|---:|---|---:|---:|---:|"]
+             "red drafted first: red-blue | blue drafted first: red-blue | red share, draft-balanced | "
+             "median ticks |",
+             "|---|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|"]
     for r in rows:
         decided = r["red"] + r["blue"]
         if decided:
@@ -94,8 +97,11 @@ def table(rows) -> str:
         else:
             share, interval = "-", "- (no decided game)"
         split = " | ".join("-".join(str(n) for n in r["split"][first]) for first in (True, False))
+        halves = [r["split"][first] for first in (True, False)]
+        balanced = (f"{100 * sum(red / (red + blue) for red, blue in halves) / 2:.1f} %"
+                    if all(red + blue for red, blue in halves) else "-")
         lines.append(f"| {r['bot']} | {r['matches']} | {r['red']} | {r['blue']} | {r['none']} | {share} | "
-                     f"{interval} | {split} | {r['median_ticks']} |")
+                     f"{interval} | {split} | {balanced} | {r['median_ticks']} |")
     return "\n".join(lines)
 
 
@@ -142,7 +148,8 @@ def main(argv=None) -> int:
             "- red share: red's wins over the decided games (a win is a destroyed god; no winner is a timeout "
             "or a draw), with its 95 % Wilson interval; a fair simulator gives 50 %",
             "- red drafted first / blue drafted first: red's wins - blue's wins among the seeds where that side's "
-            "draft came first (it then plays classes 0, 2, 4, 6, 8)",
+            "draft came first (it then plays classes 0, 2, 4, 6, 8); draft-balanced: the mean of red's shares "
+            "in the two",
             f"- cost: {cpu:.0f} s CPU in the matches ({ticks:,} ticks, {ticks / cpu:,.0f} ticks/s); "
             f"{wall:.0f} s wall on {args.procs} processes ({nproc()} CPUs, {cpu_model()})",
             "", text, ""])
