@@ -17,7 +17,7 @@ from gota_arena.rewards import DONE, GOD_HP, OUTCOME, TEAM_SCORE, TEAM_XP, TOWER
 from gota_arena.testing import isolated_plugins, start_signals
 
 MODES = ("leaderboard", "xp", "xp_outcome", "advantage")
-MAX_TICKS, ACTION_TICKS = 5500, 24
+MAX_TICKS, ACTION_TICKS = 6000, 24
 BOT = "baseline"
 
 
@@ -29,9 +29,9 @@ def hermetic():
 
 # ---------------------------------------------------------------------------
 # A real trace: two self-play lanes whose other team is the baseline bot.
-# Seeds 6 and 7 (reset(3) of 2 lanes): lane 0's learners act at random and
-# the lane times out at 5,500 ticks; lane 1's learners stand still and the
-# bots win at tick 5,406. Both lanes restart (seeds 8, 9) and play on.
+# Seeds 8 and 9 (reset(4) of 2 lanes): lane 0's learners act at random and
+# the lane times out at 6,000 ticks; lane 1's learners stand still and the
+# bots win at tick 5,526. Both lanes restart (seeds 10, 11) and play on.
 # ---------------------------------------------------------------------------
 
 def match_signals(m: Match) -> np.ndarray:
@@ -82,7 +82,7 @@ def trace():
                                    threads=1) as arena:
         for lane in range(2):
             arena.set_opponent(lane, BOT)
-        out = arena.reset(3)
+        out = arena.reset(4)
         start = out.signals.copy()
         lanes = [Lane(arena, i) for i in range(2)]
         start_hashes = [(lane.start_hash, arena.lane_hash(i)) for i, lane in enumerate(lanes)]
