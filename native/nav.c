@@ -50,7 +50,9 @@
  *   Start and goal points are first clamped into the map's rim margin.
  *   A blocked start tile may be left (its neighbours must be open); a blocked
  *   goal tile is replaced by the nearest open tile within +-NAV_GOAL_SEARCH
- *   (squared tile distance, then tile index). A* ties are broken by discovery
+ *   (squared tile distance, then map_tie_key: the tile index, mirrored on
+ *   blue's half of the map, so a goal and its mirror image resolve to
+ *   mirrored tiles). A* ties are broken by discovery
  *   order (first discovery; a node keeps its order when its cost improves).
  *   Neighbours are expanded in the order +x, -x, +z, -z. The open list is a
  *   bucket queue: a bucket per f value, each a list in discovery order, so
@@ -509,18 +511,19 @@ int nav_search_tiles(Nav *nav, const MapData *map, int start, int goal, int32_t 
     return len;
 }
 
-/* nearest open tile to `goal` within +-NAV_GOAL_SEARCH, -1 if none */
+/* nearest open tile to `goal` within +-NAV_GOAL_SEARCH, -1 if none; ties by
+ * map_tie_key, so the mirror image of a goal gets the mirrored tile */
 static int nearest_open(const Nav *nav, const MapData *map, int goal)
 {
-    int gx = goal % MAP_N, gz = goal / MAP_N, best = -1, best_d = 0;
+    int gx = goal % MAP_N, gz = goal / MAP_N, best = -1, best_d = 0, best_key = 0;
     for (int dz = -NAV_GOAL_SEARCH; dz <= NAV_GOAL_SEARCH; dz++) {
         for (int dx = -NAV_GOAL_SEARCH; dx <= NAV_GOAL_SEARCH; dx++) {
             int x = gx + dx, z = gz + dz;
             if (!map_in_bounds(x, z)) continue;
             int t = map_index(x, z);
             if (!nav_open(nav, map, t)) continue;
-            int d = dx * dx + dz * dz;
-            if (best < 0 || d < best_d || (d == best_d && t < best)) { best = t; best_d = d; }
+            int d = dx * dx + dz * dz, key = map_tie_key(goal, t);
+            if (best < 0 || d < best_d || (d == best_d && key < best_key)) { best = t; best_d = d; best_key = key; }
         }
     }
     return best;

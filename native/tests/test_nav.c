@@ -486,16 +486,27 @@ static void test_blocked_goal_and_unreachable(void)
     for (int tz = 50; tz <= 52; tz++)
         for (int tx = 50; tx <= 52; tx++) wall(m, tx, tz);
     /* goal in the middle of the block: nearest open at squared distance 4:
-     * (51,49) (49,51) (53,51) (51,53); lowest index is (51,49) */
-    CHECK_EQ(nav_find_path(nav, m, C(51), C(40), C(51) + 9000, C(51) - 3000, &p), 1);
+     * (51,49) (49,51) (53,51) (51,53); (51,51) lies on blue's half of the map
+     * (column not above row, below the centre), where ties take the highest
+     * index: (51,53) */
+    int n = nav_find_path(nav, m, C(51), C(60), C(51) + 9000, C(51) - 3000, &p);
+    CHECK_EQ(n, 1);
     CHECK_EQ(p.x[0], C(51));
-    CHECK_EQ(p.z[0], C(49));
+    CHECK_EQ(p.z[0], C(53));
     /* from the other side the same target tile is chosen (path goes around) */
-    int n = nav_find_path(nav, m, C(51), C(60), C(51), C(51), &p);
+    n = nav_find_path(nav, m, C(51), C(40), C(51), C(51), &p);
     CHECK(n >= 2);
     CHECK_EQ(p.x[n - 1], C(51));
-    CHECK_EQ(p.z[n - 1], C(49));
-    CHECK(path_clear(nav, m, C(51), C(60), &p));
+    CHECK_EQ(p.z[n - 1], C(53));
+    CHECK(path_clear(nav, m, C(51), C(40), &p));
+    /* the mirror image: a block around (64,64), on red's half, gives the
+     * lowest index, (64,62), the mirror of (51,53) */
+    for (int tz = 63; tz <= 65; tz++)
+        for (int tx = 63; tx <= 65; tx++) wall(m, tx, tz);
+    n = nav_find_path(nav, m, C(64), C(55), C(64), C(64), &p);
+    CHECK(n >= 1);
+    CHECK_EQ(p.x[n - 1], C(64));
+    CHECK_EQ(p.z[n - 1], C(62));
 
     /* walled-in goal: unreachable */
     MapData *r = field();
