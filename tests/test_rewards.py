@@ -17,7 +17,7 @@ from gota_arena.rewards import DONE, GOD_HP, OUTCOME, TEAM_SCORE, TEAM_XP, TOWER
 from gota_arena.testing import isolated_plugins, start_signals
 
 MODES = ("leaderboard", "xp", "xp_outcome", "advantage")
-MAX_TICKS, ACTION_TICKS = 6000, 24
+MAX_TICKS, ACTION_TICKS = 6500, 24
 BOT = "baseline"
 
 
@@ -30,8 +30,8 @@ def hermetic():
 # ---------------------------------------------------------------------------
 # A real trace: two self-play lanes whose other team is the baseline bot.
 # Seeds 8 and 9 (reset(4) of 2 lanes): lane 0's learners act at random and
-# the lane times out at 6,000 ticks; lane 1's learners stand still and the
-# bots win at tick 5,526. Both lanes restart (seeds 10, 11) and play on.
+# the lane times out at 6,500 ticks; lane 1's learners stand still and the
+# bots win at tick 5,872. Both lanes restart (seeds 10, 11) and play on.
 # ---------------------------------------------------------------------------
 
 def match_signals(m: Match) -> np.ndarray:
