@@ -4,9 +4,9 @@
  *
  * A seat whose config key bot_s is not GOTA_BOT_EXTERNAL is played by a bot.
  * Bots run inside the tick, in the bot phase right after the snapshot
- * (docs/rules.md section 7: after the observation is frozen, before camps and
- * units), one seat after another in rotating order starting at seat
- * tick % 10. A bot:
+ * (docs/rules.md section 7: the VMs run after the observation is frozen,
+ * before camps and units): script seats every tick, in rotating order starting at seat
+ * tick % 10, then the bots whose turn it is. A bot:
  *   - sees only what its team sees: units with m->seen[team][slot] (own units
  *     always), hostile spells only when their aim point is visible, its own
  *     hero's state, and the public map (terrain, lanes, camps, building
@@ -15,10 +15,17 @@
  *   - acts only through match_command, the function gota_match_command uses,
  *     so it gets the same GOTA_ACT_* answers and its commands and invalid
  *     actions are counted in the seat's stats like anyone's;
- *   - thinks every BOT_THINK_EVERY ticks, on the ticks where
- *     (tick + seat) % BOT_THINK_EVERY == 0 (the seats are staggered so the
- *     work spreads over the ticks); one think reads the unit table once and
- *     allocates nothing;
+ *   - thinks every BOT_THINK_EVERY ticks: seat k of each team (seats k and
+ *     k + 5) on the ticks where (tick + k) % BOT_THINK_EVERY == 0, so the
+ *     five pairs are staggered over the ticks (the work spreads) and the two
+ *     seats of a pair think on the same tick, taking turns at going first:
+ *     red's seat when tick / BOT_THINK_EVERY is even, blue's when it is odd.
+ *     (Staggered by seat, (tick + seat) % 6, blue's seat k + 5 thought one
+ *     tick after red's seat k, every time: seeing one tick more of the
+ *     other's moves and answering them within a tick, where red needed five.
+ *     In one tick a command applies at once, so the seat that goes second
+ *     sees what the first did: the turns share that evenly.) One think reads
+ *     the unit table once and allocates nothing;
  *   - draws its random choices from its own SplitMix64 stream (BotState.rng),
  *     seeded at reset with rng_mix(match seed, seat, bot id, 0x807) (rng.h),
  *     so a bot never moves the match stream m->rng and the stream of one seat

@@ -2,11 +2,13 @@
  * bots.c -- the bot phase, the helpers every bot shares, and the two test
  * bots `idle` and `random` (bot.h; docs/bots.md).
  *
- * Phase: seats in rotating order from seat tick % 10; a seat thinks when
- * (tick + seat) % BOT_THINK_EVERY == 0, dead or alive (buyback, ability
- * points). With the config key upkeep, external seats get their upkeep in the
- * same phase (upkeep_think). Every action is a match_command, exactly what an external seat
- * sends through gota_match_command.
+ * Phase: script seats decide every tick, in rotating order from seat
+ * tick % 10; then the bots whose turn it is think (bot.h: seat k of each team
+ * when (tick + k) % BOT_THINK_EVERY == 0, red's first when tick / 6 is even,
+ * blue's when odd), dead or alive (buyback, ability points). With the config
+ * key upkeep, external seats get their upkeep on the same turns
+ * (upkeep_think). Every action is a match_command, exactly what an external
+ * seat sends through gota_match_command.
  *
  * idle: never issues a command; its hero stays on its spawn spot, in the
  * spawn room, where it recovers (and fights back only by the heroes' own
@@ -289,27 +291,36 @@ static void random_think(GotaMatch *m, int seat)
 }
 
 /* ---- the phase ---------------------------------------------------------- */
+static void bot_think(GotaMatch *m, int seat)
+{
+    const BotState *b = &m->bot[seat];
+    if (b->kind == GOTA_BOT_EXTERNAL && !m->cfg.upkeep) return;
+    if (hero_seat_of_slot(m, m->hero_slot[seat]) != seat) return;
+    switch (b->kind) {
+    case GOTA_BOT_EXTERNAL: upkeep_think(m, seat); break;
+    case GOTA_BOT_RANDOM: random_think(m, seat); break;
+    case GOTA_BOT_BASE: bot_base_think(m, seat); break;
+    case GOTA_BOT_RUSHER: bot_rusher_think(m, seat); break;
+    case GOTA_BOT_BASELINE: bot_baseline_think(m, seat); break;
+    case GOTA_BOT_PULLER: bot_puller_think(m, seat); break;
+    default: break;   /* idle; scripts decide in bots_run */
+    }
+}
+
 void bots_run(GotaMatch *m)
 {
     if (!m->cfg.heroes) return;
-    for (int k = 0; k < SEATS; k++) {
+    for (int k = 0; k < SEATS; k++) {   /* scripts decide every tick (basic_host.c) */
         int seat = (m->tick + k) % SEATS;
-        const BotState *b = &m->bot[seat];
-        if (b->kind == GOTA_BOT_SCRIPT) {   /* scripts decide every tick (basic_host.c) */
-            script_decide(m, seat);
-            continue;
-        }
-        if ((m->tick + seat) % BOT_THINK_EVERY != 0) continue;
-        if (b->kind == GOTA_BOT_EXTERNAL && !m->cfg.upkeep) continue;
-        if (hero_seat_of_slot(m, m->hero_slot[seat]) != seat) continue;
-        switch (b->kind) {
-        case GOTA_BOT_EXTERNAL: upkeep_think(m, seat); break;
-        case GOTA_BOT_RANDOM: random_think(m, seat); break;
-        case GOTA_BOT_BASE: bot_base_think(m, seat); break;
-        case GOTA_BOT_RUSHER: bot_rusher_think(m, seat); break;
-        case GOTA_BOT_BASELINE: bot_baseline_think(m, seat); break;
-        case GOTA_BOT_PULLER: bot_puller_think(m, seat); break;
-        default: break;   /* idle */
-        }
+        if (m->bot[seat].kind == GOTA_BOT_SCRIPT) script_decide(m, seat);
+    }
+    /* the two seats k of the teams think on the same ticks, (tick + k) % 6 == 0,
+     * taking turns at going first (bot.h) */
+    int k = (BOT_THINK_EVERY - m->tick % BOT_THINK_EVERY) % BOT_THINK_EVERY;
+    if (k >= SEATS_PER_TEAM) return;
+    int first = (int)(m->tick / BOT_THINK_EVERY % 2);
+    for (int i = 0; i < 2; i++) {
+        int seat = (first + i) % 2 * SEATS_PER_TEAM + k;
+        if (m->bot[seat].kind != GOTA_BOT_SCRIPT) bot_think(m, seat);
     }
 }

@@ -225,6 +225,8 @@ static int in_spawn(const GotaMatch *m, const View *v)
 }
 
 /* ---- dodge ------------------------------------------------------------- */
+/* The eight ways out of a spell's shape, tried in this order, in the team
+ * frame (blue's negated): the first is +x for red, toward its own side. */
 static const int8_t DIR8[8][2] = {{10, 0}, {7, 7}, {0, 10}, {-7, 7}, {-10, 0}, {-7, -7}, {0, -10}, {7, -7}};
 
 static int dodge(GotaMatch *m, View *v)
@@ -238,8 +240,9 @@ static int dodge(GotaMatch *m, View *v)
         if (!ability_shape_contains(s, a, v->x, v->z)) continue;
         int32_t step = a->radius + T;
         if (step > 4 * T) step = 4 * T;
+        int sign = v->team == GOTA_TEAM_BLUE ? -1 : 1;   /* the directions in the team frame */
         for (int d = 0; d < 8; d++) {
-            int32_t x = v->x + DIR8[d][0] * step / 10, z = v->z + DIR8[d][1] * step / 10;
+            int32_t x = v->x + sign * (DIR8[d][0] * step / 10), z = v->z + sign * (DIR8[d][1] * step / 10);
             if (!map_world_inside(x, z) || !m->map->walkable[map_index_of(x, z)]) continue;
             if (ability_shape_contains(s, a, x, z)) continue;
             bot_move(m, v->seat, GOTA_CMD_WALK, x, z);

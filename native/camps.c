@@ -54,6 +54,10 @@
  *     snapshot, their snapshot is their spawn point and no team sees them on
  *     that tick. If no slot is free the camp stays empty and retries each tick.
  *   - Leader damage is damage * 3 / 2 in integers: 12, 21, 30.
+ *   - A spawned member faces its camp's centre; one standing on the centre
+ *     (atan2 of a zero vector is +x, the same on both halves of the map)
+ *     faces the map centre, so mirrored camps face mirrored ways and their
+ *     first steps toward a provoker take as long.
  *
  * State: camp.h's CampState, one per camp, inside the match. No process-global
  * state.
@@ -174,7 +178,9 @@ static void camp_spawn(GotaMatch *m, int c)
         u->z = mc->member_z[k];
         u->hp = u->max_hp = TIER_HP[tier] * (leader ? 2 : 1);
         u->target_id = -1;
-        unit_set_facing(m, slot, fx_atan2((int64_t)mc->z - u->z, (int64_t)mc->x - u->x));
+        int64_t fx = (int64_t)mc->x - u->x, fz = (int64_t)mc->z - u->z;
+        if (fx == 0 && fz == 0) { fx = -(int64_t)u->x; fz = -(int64_t)u->z; }   /* on the centre: the map centre */
+        unit_set_facing(m, slot, fx_atan2(fz, fx));
         u->damage = leader ? TIER_DAMAGE[tier] * 3 / 2 : TIER_DAMAGE[tier];
         u->range = CAMP_MELEE_RANGE;
         u->kind = GOTA_KIND_NEUTRAL;

@@ -4,7 +4,13 @@
  * Every wave_interval ticks (Competition 480) each living barracks spawns
  * 3 melee + 1 ranged creep at its spawn point, sideways offsets -2, -1, 0 and
  * +1 tiles (melee first), each snapped to the centre of the nearest open tile
- * (search +-8). A wave is skipped when the living lane creeps plus the new ones
+ * (search +-8; ties by tile index). Both steps are worked in the spawning
+ * team's frame (blue's is red's rotated by 180 degrees), so a blue wave stands
+ * exactly where red's mirrored would: a barracks spawn point lies on a tile
+ * edge, and in the map frame both teams' points would snap to the tile on the
+ * edge's high side, one tile apart in mirror terms (blue's lane 2 waves a tile
+ * ahead of red's lane 0 ones, red's lane 2 waves a tile ahead of blue's lane 0
+ * ones). A wave is skipped when the living lane creeps plus the new ones
  * would exceed 480. Red creeps walk their lane's waypoints forward, blue ones
  * backward; a waypoint counts as reached within 6 tiles.
  *
@@ -24,21 +30,28 @@
 #include "world.h"
 #include "fixmath.h"
 
-static int creep_open_tile_near(const GotaMatch *m, int32_t x, int32_t z, int32_t *ox, int32_t *oz)
+/* The centre of the open tile nearest (x, z) within +-NAV_GOAL_SEARCH, ties by
+ * tile index. Worked in the team's frame (blue's is red's rotated by 180
+ * degrees: point (-x, -z), tile index MAP_TILES - 1 - t), so a blue spawn is
+ * the exact mirror of the red one: a point on a tile edge, and a tie, fall on
+ * the mirrored side for both teams. */
+static int creep_open_tile_near(const GotaMatch *m, int team, int32_t x, int32_t z, int32_t *ox, int32_t *oz)
 {
-    int tx = map_tile_of(x), tz = map_tile_of(z);
+    int flip = team == GOTA_TEAM_BLUE;
+    int tx = map_tile_of(flip ? -x : x), tz = map_tile_of(flip ? -z : z);
     int best = -1;
     int64_t best_d = INT64_MAX;
     for (int dz = -NAV_GOAL_SEARCH; dz <= NAV_GOAL_SEARCH; dz++)
         for (int dx = -NAV_GOAL_SEARCH; dx <= NAV_GOAL_SEARCH; dx++) {
             int nx = tx + dx, nz = tz + dz;
             if (!map_in_bounds(nx, nz)) continue;
-            int t = map_index(nx, nz);
-            if (!nav_open(&m->nav, m->map, t)) continue;
+            int t = map_index(nx, nz);   /* in the team's frame */
+            if (!nav_open(&m->nav, m->map, flip ? MAP_TILES - 1 - t : t)) continue;
             int64_t d = (int64_t)dx * dx + (int64_t)dz * dz;
             if (d < best_d || (d == best_d && t < best)) { best_d = d; best = t; }
         }
     if (best < 0) return 0;
+    if (flip) best = MAP_TILES - 1 - best;
     *ox = map_tile_centre(best % MAP_N);
     *oz = map_tile_centre(best / MAP_N);
     return 1;
@@ -51,10 +64,12 @@ static int creep_first_waypoint(const GotaMatch *m, int team, int lane)
 
 static void creep_spawn(GotaMatch *m, const MapBuilding *b, int offset, int sub)
 {
-    int32_t x = b->spawn_x + (int32_t)(((int64_t)b->side_x * offset * GOTA_TILE) >> 16);
-    int32_t z = b->spawn_z + (int32_t)(((int64_t)b->side_z * offset * GOTA_TILE) >> 16);
+    /* in the team's frame (creep_open_tile_near): the shift rounds the same way for both teams */
+    int sign = b->team == GOTA_TEAM_BLUE ? -1 : 1;
+    int32_t x = sign * (sign * b->spawn_x + (int32_t)(((int64_t)sign * b->side_x * offset * GOTA_TILE) >> 16));
+    int32_t z = sign * (sign * b->spawn_z + (int32_t)(((int64_t)sign * b->side_z * offset * GOTA_TILE) >> 16));
     int slot = unit_alloc(m);
-    if (slot < 0 || !creep_open_tile_near(m, x, z, &x, &z)) return;
+    if (slot < 0 || !creep_open_tile_near(m, b->team, x, z, &x, &z)) return;
     GotaUnit *u = &m->unit[slot];
     UnitState *s = &m->st[slot];
     *u = (GotaUnit){0};

@@ -58,7 +58,8 @@
  * barracks do not) whose sight circle (MapBuilding.sight_tiles) contains the
  * aim, nearest first (ties: lower building index), the landing is the aim
  * itself when its tile qualifies, else the centre of the qualifying tile
- * nearest the aim (ties: lower tile index); a tile qualifies when it is open
+ * nearest the aim (ties: map_tie_key, the lower tile index in the frame of the
+ * aim's half of the map); a tile qualifies when it is open
  * (nav_open), visible to the team and its centre lies inside that tower's
  * sight circle. No tower with a qualifying tile: NO_TOWER. Starting the
  * channel consumes the scroll, drops the hero's orders, target and swing; the
@@ -303,7 +304,7 @@ static int portal_landing(const GotaMatch *m, int team, const MapBuilding *b, in
 {
     int64_t r = (int64_t)b->sight_tiles * GOTA_TILE, r2 = r * r;
     int btx = map_tile_of(b->x), btz = map_tile_of(b->z), aim = map_index_of(x, z);
-    int best = -1;
+    int best = -1, best_key = 0;
     int64_t best_d2 = 0;
     for (int tz = btz - b->sight_tiles - 1; tz <= btz + b->sight_tiles + 1; tz++)
         for (int tx = btx - b->sight_tiles - 1; tx <= btx + b->sight_tiles + 1; tx++) {
@@ -314,9 +315,11 @@ static int portal_landing(const GotaMatch *m, int team, const MapBuilding *b, in
                 !vision_tile(&m->vision, team, tx, tz))
                 continue;
             int64_t d2 = t == aim ? -1 : fx_dist2(cx, cz, x, z);   /* the aim's own tile always wins */
-            if (best < 0 || d2 < best_d2 || (d2 == best_d2 && t < best)) {
+            int key = map_tie_key(aim, t);   /* ties mirrored on blue's half */
+            if (best < 0 || d2 < best_d2 || (d2 == best_d2 && key < best_key)) {
                 best = t;
                 best_d2 = d2;
+                best_key = key;
             }
         }
     if (best < 0) return 0;

@@ -397,10 +397,10 @@ int hero_goal_point(const GotaMatch *m, int32_t x, int32_t z, int32_t *gx, int32
         *gz = z;
         return 1;
     }
-    /* the nearest open tile (squared distance, then tile index) in the window:
+    /* the nearest open tile (squared distance, then map_tie_key) in the window:
      * searched in square rings outward, every tile of ring r at least r*r
      * away, so once r*r passes the best distance no later ring can win */
-    int best = -1, best_d = 0;
+    int best = -1, best_d = 0, best_key = 0, around = map_index(tx, tz);
     for (int r = 1; r <= NAV_GOAL_SEARCH && (best < 0 || r * r <= best_d); r++)
         for (int dz = -r; dz <= r; dz++) {
             int step = dz == -r || dz == r ? 1 : 2 * r;   /* inner rows: the two ends only */
@@ -409,9 +409,11 @@ int hero_goal_point(const GotaMatch *m, int32_t x, int32_t z, int32_t *gx, int32
                 if (!map_in_bounds(nx, nz)) continue;
                 int t = map_index(nx, nz), d = dx * dx + dz * dz;
                 if (!nav_open(&m->nav, m->map, t)) continue;
-                if (best < 0 || d < best_d || (d == best_d && t < best)) {
+                int key = map_tie_key(around, t);
+                if (best < 0 || d < best_d || (d == best_d && key < best_key)) {
                     best = t;
                     best_d = d;
+                    best_key = key;
                 }
             }
         }

@@ -126,6 +126,16 @@ static inline int map_tile_of(int32_t world) { return (world + MAP_HALF_WORLD) /
 static inline int32_t map_tile_centre(int t) { return (t - MAP_N / 2) * GOTA_TILE + GOTA_TILE / 2; }
 static inline int map_in_bounds(int tx, int tz) { return tx >= 0 && tz >= 0 && tx < MAP_N && tz < MAP_N; }
 static inline int map_index(int tx, int tz) { return tz * MAP_N + tx; }
+/* The key that breaks a tie between tiles in a search around tile `around`:
+ * the tile index in the frame of the half of the map `around` lies in. On
+ * blue's half (column below row, or on that diagonal below the centre) the
+ * index is mirrored, MAP_TILES - 1 - t; so a search and its mirror image
+ * (around rotated by 180 degrees) pick mirrored tiles. */
+static inline int map_tie_key(int around, int t)
+{
+    int ax = around % MAP_N, az = around / MAP_N;
+    return ax < az || (ax == az && ax < MAP_N / 2) ? MAP_TILES - 1 - t : t;
+}
 static inline int map_index_of(int32_t x, int32_t z) { return map_index(map_tile_of(x), map_tile_of(z)); }
 /* world position inside the map with the rim margin kept (18,000 units) */
 static inline int map_world_inside(int32_t x, int32_t z)

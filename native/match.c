@@ -39,6 +39,10 @@ static const ConfigKey config_keys[] = {
     BOT_KEY(5), BOT_KEY(6), BOT_KEY(7), BOT_KEY(8), BOT_KEY(9),
 };
 #define CONFIG_KEY_N ((int)(sizeof config_keys / sizeof config_keys[0]))
+/* the collision order is drawn for every COLLIDE_ORDER_TICKS ticks, by rng_mix
+ * with this key (hits mix unit ids, never 0, as the last key) */
+#define COLLIDE_ORDER_TICKS 24
+#define COLLIDE_ORDER_KEY 0xC0111DEull
 
 static const ConfigKey *config_find(const char *key)
 {
@@ -320,7 +324,15 @@ static void phase_corpses_collision(GotaMatch *m)
         slot[n++] = i;
     }
     while (m->unit_n > 0 && m->unit[m->unit_n - 1].kind == GOTA_KIND_NONE) m->unit_n--;
-    nav_collide(&m->nav, m->map, body, n);
+    /* the pass order, slot order or its reverse, by a seeded coin for each
+     * second (COLLIDE_ORDER_TICKS): a pass settles the contacts of its first
+     * bodies first, and neither team should always be first (red's heroes have
+     * the lower slots). Per second, not per tick: each order keeps its pair
+     * list (nav.h) while it lasts. */
+    if (rng_mix((uint64_t)m->cfg.seed, (uint64_t)(m->tick / COLLIDE_ORDER_TICKS), COLLIDE_ORDER_KEY, 0) & 1u)
+        nav_collide_reversed(&m->nav, m->map, body, n);
+    else
+        nav_collide(&m->nav, m->map, body, n);
     for (int k = 0; k < n; k++) {
         m->unit[slot[k]].x = body[k].x;
         m->unit[slot[k]].z = body[k].z;

@@ -50,7 +50,9 @@
  *   Start and goal points are first clamped into the map's rim margin.
  *   A blocked start tile may be left (its neighbours must be open); a blocked
  *   goal tile is replaced by the nearest open tile within +-NAV_GOAL_SEARCH
- *   (squared tile distance, then tile index). A* ties are broken by discovery
+ *   (squared tile distance, then map_tie_key: the tile index, mirrored on
+ *   blue's half of the map, so a goal and its mirror image resolve to
+ *   mirrored tiles). A* ties are broken by discovery
  *   order (first discovery; a node keeps its order when its cost improves).
  *   Neighbours are expanded in the order +x, -x, +z, -z. The open list is a
  *   bucket queue: a bucket per f value, each a list in discovery order, so
@@ -69,12 +71,19 @@
  * rule snaps then for sure, and the facing is computed when read.
  *
  * nav_collide runs up to NAV_COLLIDE_PASSES Gauss-Seidel passes over the pairs
- * in index order (i ascending, then j ascending). Overlap is split half/half
+ * in index order (i ascending, then j ascending); nav_collide_reversed runs
+ * them as if the bodies were numbered backwards (the last body is index 0),
+ * keeping a pair list of its own. A match takes one or the other for each
+ * second of play by a seeded coin (match.c): in one fixed order a pass
+ * settles the contacts of the early bodies first, and red's heroes always
+ * had the lower slots. Overlap is split half/half
  * (the odd unit to the higher index), all of it to the free body when the
  * other is pinned. A share that would move a body out of the rim margin, into
  * a non-open tile or across a missing link is dropped for that body, and the
  * other (unpinned) body then takes the whole overlap if it can. Coincident
- * centres separate along x: the lower index goes -x. Passes stop early when a
+ * centres separate along the line through the map centre, the lower index
+ * toward it, so that two such pairs at mirrored points part mirrored (at the
+ * map centre itself along x, the lower index going -x). Passes stop early when a
  * pass moves nothing. nav_collide_reference does exactly this over all pairs;
  * nav_collide gives bit-identical results faster: it lists once per tick the
  * pairs within R + NAV_MARGIN (a sweep over rows of bodies sorted by column;
@@ -115,6 +124,7 @@ void nav_init(Nav *nav)
     memset(nav, 0, sizeof *nav);
     for (int i = 0; i < NAV_CACHE_SIZE; i++) nav->cache[i].start = -1;
     nav->pairs.np = -1;
+    nav->pairs_reversed.np = -1;
 }
 
 void nav_release(Nav *nav)
@@ -501,18 +511,19 @@ int nav_search_tiles(Nav *nav, const MapData *map, int start, int goal, int32_t 
     return len;
 }
 
-/* nearest open tile to `goal` within +-NAV_GOAL_SEARCH, -1 if none */
+/* nearest open tile to `goal` within +-NAV_GOAL_SEARCH, -1 if none; ties by
+ * map_tie_key, so the mirror image of a goal gets the mirrored tile */
 static int nearest_open(const Nav *nav, const MapData *map, int goal)
 {
-    int gx = goal % MAP_N, gz = goal / MAP_N, best = -1, best_d = 0;
+    int gx = goal % MAP_N, gz = goal / MAP_N, best = -1, best_d = 0, best_key = 0;
     for (int dz = -NAV_GOAL_SEARCH; dz <= NAV_GOAL_SEARCH; dz++) {
         for (int dx = -NAV_GOAL_SEARCH; dx <= NAV_GOAL_SEARCH; dx++) {
             int x = gx + dx, z = gz + dz;
             if (!map_in_bounds(x, z)) continue;
             int t = map_index(x, z);
             if (!nav_open(nav, map, t)) continue;
-            int d = dx * dx + dz * dz;
-            if (best < 0 || d < best_d || (d == best_d && t < best)) { best = t; best_d = d; }
+            int d = dx * dx + dz * dz, key = map_tie_key(goal, t);
+            if (best < 0 || d < best_d || (d == best_d && key < best_key)) { best = t; best_d = d; best_key = key; }
         }
     }
     return best;
@@ -792,6 +803,13 @@ static int push_apart(const Nav *nav, const MapData *map, NavBody *a, NavBody *b
 {
     int64_t d = fx_isqrt64((uint64_t)d2);
     int64_t overlap = R - d;
+    if (d == 0 && (a->x != 0 || a->z != 0)) {
+        /* on one point: apart along the line through the map centre, a toward
+         * it, so that mirrored pairs part mirrored (the centre itself: along x) */
+        dx = a->x;
+        dz = a->z;
+        d = fx_isqrt64((uint64_t)(dx * dx + dz * dz));
+    }
     int32_t ax = 0, az = 0, bx = 0, bz = 0;     /* a pinned body's share is 0 */
     if (a->pinned) share_vec(dx, dz, d, overlap, &bx, &bz);
     else if (b->pinned) share_vec(dx, dz, d, overlap, &ax, &az);
@@ -1293,17 +1311,15 @@ static int collide_run(const Nav *nav, const MapData *map, Collide *c, int s, ui
     return stray;
 }
 
-void nav_collide(Nav *nav, const MapData *map, NavBody *bodies, int n)
+/* nav_collide with kp as the kept pair list */
+static void collide_kept(Nav *nav, const MapData *map, NavBody *bodies, int n, NavPairs *kp)
 {
     Collide c;
-    if (n > NAV_MAX_BODIES) n = NAV_MAX_BODIES;
-    if (n < 2) return;
     c.b = bodies;
     c.n = n;
     c.reach = -1;                       /* collide_size, once a listing needs it */
     memset(c.moved_at, 0, (size_t)n * sizeof c.moved_at[0]);
     uint32_t seq = 0;
-    NavPairs *kp = &nav->pairs;
     if (!kept_valid(&c, kp)) keep_list(&c, kp);
     collide_list(&c, kp->np >= 0 ? kp : NULL, -1, -1);     /* kept_valid or keep_list: it holds */
     for (int pass = 0; pass < NAV_COLLIDE_PASSES; pass++) {
@@ -1317,4 +1333,29 @@ void nav_collide(Nav *nav, const MapData *map, NavBody *bodies, int n)
         }
         if (!moved) break;
     }
+}
+
+void nav_collide(Nav *nav, const MapData *map, NavBody *bodies, int n)
+{
+    if (n > NAV_MAX_BODIES) n = NAV_MAX_BODIES;
+    if (n < 2) return;
+    collide_kept(nav, map, bodies, n, &nav->pairs);
+}
+
+static void reverse_bodies(NavBody *bodies, int n)
+{
+    for (int i = 0, j = n - 1; i < j; i++, j--) {
+        NavBody t = bodies[i];
+        bodies[i] = bodies[j];
+        bodies[j] = t;
+    }
+}
+
+void nav_collide_reversed(Nav *nav, const MapData *map, NavBody *bodies, int n)
+{
+    if (n > NAV_MAX_BODIES) n = NAV_MAX_BODIES;
+    if (n < 2) return;
+    reverse_bodies(bodies, n);
+    collide_kept(nav, map, bodies, n, &nav->pairs_reversed);
+    reverse_bodies(bodies, n);
 }

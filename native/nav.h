@@ -91,6 +91,7 @@ typedef struct {
     NavSearch *search;
     NavSearch *own_search;
     NavPairs pairs;                 /* collision pairs of the last nav_collide */
+    NavPairs pairs_reversed;        /* those of the last nav_collide_reversed */
 } Nav;
 
 /* A body for collision: position in/out, radius in world units. */
@@ -158,6 +159,12 @@ static inline void nav_facing_settle(int32_t *facing, NavFacing *face)
 /* Relaxation passes over n bodies (bodies on other layers are not passed in).
  * Keeps its pair list in nav->pairs for the next call. */
 void nav_collide(Nav *nav, const MapData *map, NavBody *bodies, int n);
+/* nav_collide with the bodies taken in reverse order: exactly nav_collide of
+ * the reversed array (the passes start with the last body, the lower index
+ * of a pair is the later body), the array left in its order. Keeps its own
+ * pair list, nav->pairs_reversed, so calls alternating between the two reuse
+ * their lists as sequences of one kind do. */
+void nav_collide_reversed(Nav *nav, const MapData *map, NavBody *bodies, int n);
 /* The same passes over every pair, written plainly (O(n^2)): the tests' oracle
  * for nav_collide, which must give bit-identical bodies. */
 void nav_collide_reference(const Nav *nav, const MapData *map, NavBody *bodies, int n);

@@ -37,8 +37,8 @@ def recorded(tmp_path_factory):
 def test_frame_agrees_with_match_views():
     with Match(seed=4, bots=BOTS) as m:
         spells_seen = 0
-        for _ in range(12):
-            m.step(100)
+        for _ in range(48):   # every 25 ticks: spells fly for a few dozen ticks at a time
+            m.step(25)
             fr = F.frame(m)
             units = m.units
             live = units[units["kind"] != Kind.NONE]

@@ -28,7 +28,7 @@ STAT_SIGNALS = {GOLD_EARNED: ("gold_earned",), LAST_HITS: ("last_hits",), NEUTRA
                 STRUCTURE_DAMAGE: ("tower_damage", "god_damage"), HEALING: ("healing",)}
 
 MODES = ("leaderboard", "xp", "xp_outcome", "advantage")
-MAX_TICKS, ACTION_TICKS = 5500, 24
+MAX_TICKS, ACTION_TICKS = 6500, 24
 BOT = "baseline"
 
 
@@ -40,9 +40,9 @@ def hermetic():
 
 # ---------------------------------------------------------------------------
 # A real trace: two self-play lanes whose other team is the baseline bot.
-# Seeds 6 and 7 (reset(3) of 2 lanes): lane 0's learners act at random and
-# the lane times out at 5,500 ticks; lane 1's learners stand still and the
-# bots win at tick 5,406. Both lanes restart (seeds 8, 9) and play on.
+# Seeds 8 and 9 (reset(4) of 2 lanes): lane 0's learners act at random and
+# the lane times out at 6,500 ticks; lane 1's learners stand still and the
+# bots win at tick 5,872. Both lanes restart (seeds 10, 11) and play on.
 # ---------------------------------------------------------------------------
 
 def match_signals(m: Match) -> np.ndarray:
@@ -95,7 +95,7 @@ def trace():
                                    threads=1) as arena:
         for lane in range(2):
             arena.set_opponent(lane, BOT)
-        out = arena.reset(3)
+        out = arena.reset(4)
         start = out.signals.copy()
         lanes = [Lane(arena, i) for i in range(2)]
         start_hashes = [(lane.start_hash, arena.lane_hash(i)) for i, lane in enumerate(lanes)]

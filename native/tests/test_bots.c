@@ -3,10 +3,11 @@
  * pick rule (a bot takes the first free class whose role its team lacks, the
  * seeded draw still made), every bot answered through the command path with
  * its commands counted, idle never acting and staying home, the bots' state
- * in the hash, determinism, and a match of external seats unchanged by the
- * bot code.
+ * in the hash, determinism, a match of external seats unchanged by the
+ * bot code, and mirror matches that stay point-symmetric.
  */
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include "../world.h"
 #include "../rng.h"
@@ -243,6 +244,69 @@ static void test_upkeep(void)
     }
 }
 
+/* Mirror matches: bot b on all ten seats, red playing one class set and blue
+ * the other, then the same with the sets swapped. The second match is the
+ * first rotated by 180 degrees with the teams swapped, unit for unit, until
+ * the first creep waves meet (about tick 540): the map, the waves, the
+ * spawns, the paths and the bots' turns are point-symmetric. */
+typedef struct { int32_t kind, team, x, z, hp, sub; } MirrorKey;
+
+static int mirror_key_cmp(const void *pa, const void *pb)
+{
+    const int32_t *a = pa, *b = pb;
+    for (int k = 0; k < 6; k++)
+        if (a[k] != b[k]) return a[k] < b[k] ? -1 : 1;
+    return 0;
+}
+
+/* living heroes and creeps as sorted keys, rotated and team-swapped when `mirror` */
+static int mirror_keys(const GotaMatch *m, int mirror, MirrorKey *out)
+{
+    int n = 0;
+    for (int i = 0; i < m->unit_n; i++) {
+        const GotaUnit *u = &m->unit[i];
+        if (!u->alive || (u->kind != GOTA_KIND_HERO && u->kind != GOTA_KIND_CREEP)) continue;
+        int s = mirror ? -1 : 1;
+        out[n++] = (MirrorKey){u->kind, mirror ? 1 - u->team : u->team, s * u->x, s * u->z, u->hp, u->sub};
+    }
+    qsort(out, (size_t)n, sizeof *out, mirror_key_cmp);
+    return n;
+}
+
+static void test_mirror(void)
+{
+    static const int set_a[SEATS_PER_TEAM] = {0, 2, 4, 6, 8}, set_b[SEATS_PER_TEAM] = {1, 3, 5, 7, 9};
+    static const int bots[] = {GOTA_BOT_BASE, GOTA_BOT_BASELINE, GOTA_BOT_RUSHER, GOTA_BOT_PULLER};
+    static MirrorKey ka[GOTA_MAX_UNITS], kb[GOTA_MAX_UNITS];
+    for (size_t b = 0; b < sizeof bots / sizeof bots[0]; b++) {
+        GotaMatch *m[2];
+        for (int swap = 0; swap < 2; swap++) {
+            GotaConfig cfg;
+            gota_config_default(&cfg);
+            cfg.seed = 7000000;
+            for (int s = 0; s < SEATS; s++) {
+                cfg.bot[s] = bots[b];
+                cfg.hero_class[s] = (s < SEATS_PER_TEAM) != swap ? set_a[s % 5] : set_b[s % 5];
+            }
+            int err = -99;
+            m[swap] = gota_match_new(&cfg, &err);
+            CHECK_EQ(err, GOTA_OK);
+        }
+        int same = 1, tick = 0;
+        for (; tick < 500 && same; tick++) {
+            int32_t ran;
+            gota_match_step(m[0], 1, &ran);
+            gota_match_step(m[1], 1, &ran);
+            int na = mirror_keys(m[0], 0, ka), nb = mirror_keys(m[1], 1, kb);
+            same = na == nb && memcmp(ka, kb, (size_t)na * sizeof ka[0]) == 0;
+        }
+        if (!same) fprintf(stderr, "bot %d: the mirror match differs at tick %d\n", bots[b], tick);
+        CHECK(same);
+        gota_match_free(m[0]);
+        gota_match_free(m[1]);
+    }
+}
+
 int main(void)
 {
     test_config();
@@ -251,5 +315,6 @@ int main(void)
     test_determinism();
     test_mixed();
     test_upkeep();
+    test_mirror();
     return check_report("test_bots");
 }

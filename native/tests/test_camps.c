@@ -197,6 +197,20 @@ static void test_spawn(void)
     }
     CHECK_EQ(neutrals, expected);
     CHECK(expected >= 14 && expected <= 70);
+    /* mirrored camps stand and face mirrored: member k of a camp at the mirror
+     * image of member k of its pair, facing half a turn apart */
+    int standing_on_centre = 0;
+    for (int c = 0; c < MAP_CAMPS; c++) {
+        const MapCamp *mc = &m->map->camp[c];
+        int p = mc->pair;
+        for (int k = 0; k < mc->members; k++) {
+            const GotaUnit *u = &m->unit[member(m, c, k)], *v = &m->unit[member(m, p, k)];
+            CHECK(u->x == -v->x && u->z == -v->z);
+            CHECK_EQ((u->facing - v->facing) & 0xFFFF, 0x8000);
+            standing_on_centre += u->x == mc->x && u->z == mc->z;
+        }
+    }
+    CHECK(standing_on_centre > 0);
     /* the leaders of this map: 360 HP / 21 damage (tier 2), 600 / 30 (tier 3) */
     CHECK_EQ(m->map->camp[CAMP_T2].tier, 2);
     CHECK_EQ(m->map->camp[CAMP_T2].members, 3);

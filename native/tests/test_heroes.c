@@ -687,7 +687,8 @@ static void test_walk(void)
 }
 
 /* hero_goal_point's plain form: every tile of the +-NAV_GOAL_SEARCH window,
- * nearest by squared distance, then by tile index */
+ * nearest by squared distance, then by tile index (mirrored on blue's half of
+ * the map: map_tie_key) */
 static int plain_goal_point(const GotaMatch *m, int32_t x, int32_t z, int32_t *gx, int32_t *gz)
 {
     if (!map_world_inside(x, z)) return 0;
@@ -698,12 +699,14 @@ static int plain_goal_point(const GotaMatch *m, int32_t x, int32_t z, int32_t *g
         return 1;
     }
     int best = -1, best_d = 0;
+    int flip = tx < tz || (tx == tz && tx < MAP_N / 2);   /* blue's half */
     for (int dz = -NAV_GOAL_SEARCH; dz <= NAV_GOAL_SEARCH; dz++)
         for (int dx = -NAV_GOAL_SEARCH; dx <= NAV_GOAL_SEARCH; dx++) {
             int nx = tx + dx, nz = tz + dz;
             if (!map_in_bounds(nx, nz)) continue;
             int t = map_index(nx, nz), d = dx * dx + dz * dz;
-            if (nav_open(&m->nav, m->map, t) && (best < 0 || d < best_d || (d == best_d && t < best))) {
+            int tie = best >= 0 && d == best_d && (flip ? t > best : t < best);
+            if (nav_open(&m->nav, m->map, t) && (best < 0 || d < best_d || tie)) {
                 best = t;
                 best_d = d;
             }

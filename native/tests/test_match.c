@@ -285,6 +285,31 @@ static void test_wave(void)
     gota_match_free(m);
 }
 
+/* A wave is point-symmetric: every creep of one team has its mirror image
+ * (-x, -z, same kind, lane 2 - lane) on the other team, on the tick it spawns. */
+static void test_wave_mirrored(void)
+{
+    GotaMatch *m = new_match(6, 28800, 480);
+    int32_t ran;
+    gota_match_step(m, 1, &ran);
+    int creeps = 0, unmatched = 0;
+    for (int i = 0; i < m->unit_n; i++) {
+        const GotaUnit *u = &m->unit[i];
+        if (u->kind != GOTA_KIND_CREEP) continue;
+        creeps++;
+        int found = 0;
+        for (int j = 0; j < m->unit_n; j++) {
+            const GotaUnit *v = &m->unit[j];
+            found |= v->kind == GOTA_KIND_CREEP && v->team == 1 - u->team && v->lane == 2 - u->lane &&
+                     v->sub == u->sub && v->x == -u->x && v->z == -u->z;
+        }
+        unmatched += !found;
+    }
+    CHECK_EQ(creeps, 48);
+    CHECK_EQ(unmatched, 0);
+    gota_match_free(m);
+}
+
 static void test_creep_attack_timing(void)
 {
     GotaMatch *m = new_match(7, 28800, 28800);
@@ -674,6 +699,7 @@ int main(void)
     test_exposure_chain();
     test_destroyed_tower_frees_tiles();
     test_wave();
+    test_wave_mirrored();
     test_creep_attack_timing();
     test_mutual_kill_and_order();
     test_tower_priority_and_damage();

@@ -486,16 +486,27 @@ static void test_blocked_goal_and_unreachable(void)
     for (int tz = 50; tz <= 52; tz++)
         for (int tx = 50; tx <= 52; tx++) wall(m, tx, tz);
     /* goal in the middle of the block: nearest open at squared distance 4:
-     * (51,49) (49,51) (53,51) (51,53); lowest index is (51,49) */
-    CHECK_EQ(nav_find_path(nav, m, C(51), C(40), C(51) + 9000, C(51) - 3000, &p), 1);
+     * (51,49) (49,51) (53,51) (51,53); (51,51) lies on blue's half of the map
+     * (column not above row, below the centre), where ties take the highest
+     * index: (51,53) */
+    int n = nav_find_path(nav, m, C(51), C(60), C(51) + 9000, C(51) - 3000, &p);
+    CHECK_EQ(n, 1);
     CHECK_EQ(p.x[0], C(51));
-    CHECK_EQ(p.z[0], C(49));
+    CHECK_EQ(p.z[0], C(53));
     /* from the other side the same target tile is chosen (path goes around) */
-    int n = nav_find_path(nav, m, C(51), C(60), C(51), C(51), &p);
+    n = nav_find_path(nav, m, C(51), C(40), C(51), C(51), &p);
     CHECK(n >= 2);
     CHECK_EQ(p.x[n - 1], C(51));
-    CHECK_EQ(p.z[n - 1], C(49));
-    CHECK(path_clear(nav, m, C(51), C(60), &p));
+    CHECK_EQ(p.z[n - 1], C(53));
+    CHECK(path_clear(nav, m, C(51), C(40), &p));
+    /* the mirror image: a block around (64,64), on red's half, gives the
+     * lowest index, (64,62), the mirror of (51,53) */
+    for (int tz = 63; tz <= 65; tz++)
+        for (int tx = 63; tx <= 65; tx++) wall(m, tx, tz);
+    n = nav_find_path(nav, m, C(64), C(55), C(64), C(64), &p);
+    CHECK(n >= 1);
+    CHECK_EQ(p.x[n - 1], C(64));
+    CHECK_EQ(p.z[n - 1], C(62));
 
     /* walled-in goal: unreachable */
     MapData *r = field();
@@ -1149,14 +1160,32 @@ static void test_collide(void)
     nav_collide(nav, m, b, 2);
     CHECK_EQ(b[0].x, C(50));
     CHECK_EQ(b[1].x, C(50) + 1000);
-    /* coincident: lower index goes -x */
+    /* coincident: apart along the line through the map centre, the lower index
+     * toward it; C(50) = -450,000: 13,200 each along the diagonal is 9,333 per axis
+     * (a second pass gives the higher index the unit the rounding left) */
     b[0] = (NavBody){ C(50), C(50), 13200, 1, 0 };
     b[1] = (NavBody){ C(50), C(50), 13200, 1, 0 };
     nav_collide(nav, m, b, 2);
-    CHECK_EQ(b[0].x, C(50) - 13200);
-    CHECK_EQ(b[1].x, C(50) + 13200);
-    CHECK_EQ(b[0].z, C(50));
-    CHECK_EQ(b[1].z, C(50));
+    CHECK_EQ(b[0].x, C(50) + 9333);
+    CHECK_EQ(b[0].z, C(50) + 9333);
+    CHECK_EQ(b[1].x, C(50) - 9334);
+    CHECK_EQ(b[1].z, C(50) - 9334);
+    /* the mirrored pair parts mirrored */
+    b[0] = (NavBody){ -C(50), -C(50), 13200, 1, 0 };
+    b[1] = (NavBody){ -C(50), -C(50), 13200, 1, 0 };
+    nav_collide(nav, m, b, 2);
+    CHECK_EQ(b[0].x, -C(50) - 9333);
+    CHECK_EQ(b[0].z, -C(50) - 9333);
+    CHECK_EQ(b[1].x, -C(50) + 9334);
+    CHECK_EQ(b[1].z, -C(50) + 9334);
+    /* at the map centre: along x, the lower index goes -x */
+    b[0] = (NavBody){ 0, 0, 13200, 1, 0 };
+    b[1] = (NavBody){ 0, 0, 13200, 1, 0 };
+    nav_collide(nav, m, b, 2);
+    CHECK_EQ(b[0].x, -13200);
+    CHECK_EQ(b[1].x, 13200);
+    CHECK_EQ(b[0].z, 0);
+    CHECK_EQ(b[1].z, 0);
 
     /* never pushed into a wall: wall on column 60; body 1 hugs it */
     wall_column(m, 60, NULL, 0);
@@ -1331,6 +1360,78 @@ static void test_collide_ticks(void)
         n += gone;
     }
     CHECK_EQ(differ, 0);
+    free(m);
+    nav_release(nav);
+    free(nav);
+}
+
+static void reverse_array(NavBody *b, int n)
+{
+    for (int i = 0, j = n - 1; i < j; i++, j--) {
+        NavBody t = b[i];
+        b[i] = b[j];
+        b[j] = t;
+    }
+}
+
+/* nav_collide_reversed is nav_collide of the reversed array: ticks of a
+ * packed, milling crowd (some die, the rest shift down) taking one or the
+ * other by a coin, each kept list serving its own kind, must each match the
+ * plain passes over the array in that order; and the two orders differ. */
+static void test_collide_reversed(void)
+{
+    MapData *m = field();
+    wall_column(m, 60, NULL, 0);
+    Nav *nav = new_nav();
+    enum { NB = 200, TICKS = 300 };
+    static NavBody fast[NB], plain[NB], other[NB];
+    static int32_t vx[NB], vz[NB];
+    lcg_state = 23;
+    int n = NB, differ = 0, reversed = 0, orders_differ = 0;
+    for (int i = 0; i < NB; i++) {
+        fast[i].x = C(58) + (int32_t)(lcg() % 500000) - 250000;
+        fast[i].z = C(50) + (int32_t)(lcg() % 500000) - 250000;
+        fast[i].radius = (int32_t[]){13200, 16800, 18000}[lcg() % 3];
+        fast[i].active = 1;
+        fast[i].pinned = lcg() % 9 == 0;
+        vx[i] = (int32_t)(lcg() % 601) - 300;
+        vz[i] = (int32_t)(lcg() % 601) - 300;
+    }
+    for (int t = 0; t < TICKS; t++) {
+        for (int i = 0; i < n; i++) {
+            fast[i].x += vx[i] - (fast[i].x - C(58)) / 400;
+            fast[i].z += vz[i] - (fast[i].z - C(50)) / 400;
+            if (map_tile_of(fast[i].x) == 60) fast[i].x -= GOTA_TILE;
+        }
+        if (t % 11 == 5 && n > 2) {
+            int k = (int)(lcg() % (uint32_t)n);
+            memmove(&fast[k], &fast[k + 1], (size_t)(n - k - 1) * sizeof fast[0]);
+            n--;
+        }
+        int rev = (int)(lcg() % 2);
+        reversed += rev;
+        memcpy(plain, fast, (size_t)n * sizeof fast[0]);
+        memcpy(other, fast, (size_t)n * sizeof fast[0]);
+        if (rev) {
+            nav_collide_reversed(nav, m, fast, n);
+            reverse_array(plain, n);
+            nav_collide_reference(nav, m, plain, n);
+            reverse_array(plain, n);
+            nav_collide_reference(nav, m, other, n);
+        } else {
+            nav_collide(nav, m, fast, n);
+            nav_collide_reference(nav, m, plain, n);
+            reverse_array(other, n);
+            nav_collide_reference(nav, m, other, n);
+            reverse_array(other, n);
+        }
+        differ += memcmp(fast, plain, (size_t)n * sizeof fast[0]) != 0;
+        orders_differ += memcmp(plain, other, (size_t)n * sizeof fast[0]) != 0;
+        memcpy(fast, plain, (size_t)n * sizeof fast[0]);
+    }
+    CHECK_EQ(differ, 0);
+    CHECK(reversed > TICKS / 3 && reversed < 2 * TICKS / 3);
+    CHECK(orders_differ > TICKS / 2);
     free(m);
     nav_release(nav);
     free(nav);
@@ -1609,6 +1710,7 @@ int main(void)
     test_collide();
     test_collide_reference();
     test_collide_ticks();
+    test_collide_reversed();
     test_collide_edges();
     test_collide_deaths();
     test_collide_kept_bound();
