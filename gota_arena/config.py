@@ -72,6 +72,7 @@ class OpponentConfig:
     max_snapshots: int = 10              # the oldest snapshot leaves the pool beyond this
     rule: Rule = Rule.uniform            # latest | uniform | pfsp: how an episode's opponent is drawn
     pfsp_power: float = 2.0              # pfsp weight (1 - p)^k, p = recent win rate against the opponent
+    pfsp_floor: float = 0.0              # pfsp: no entry's weight below this, so a beaten opponent is still met
     window: int = 50                     # episodes per opponent in the recent win rate
     deterministic: bool = False          # snapshots play greedily
 

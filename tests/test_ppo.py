@@ -363,6 +363,11 @@ def test_league_rules_and_state(tmp_path):
     expected = np.array([(1 - p_idle) ** 2, (1 - p_random) ** 2])
     assert w["idle"] == pytest.approx(expected[0] / expected.sum())
     assert w["random"] == pytest.approx(expected[1] / expected.sum())
+    league.pfsp_floor = 0.1   # idle's (1 - 0.95)^2 = 0.0025 is lifted to the floor
+    w = dict(zip([e.name for e in league.weights()[0]], league.weights()[1]))
+    assert w["idle"] == pytest.approx(0.1 / (0.1 + expected[1]))
+    with pytest.raises(ValueError, match="pfsp_floor"):
+        League(pool=["idle"], rule="pfsp", pfsp_floor=1.5)
     policy = MLPPolicy(hidden=8, layers=1)
     for update in (1, 2, 3):
         league.add_snapshot(policy, update)

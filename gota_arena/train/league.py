@@ -13,7 +13,9 @@ Rules (``opponent.rule``):
 - ``latest``: the newest snapshot; the registered opponents, uniformly, until there is one;
 - ``pfsp``: prioritized fictitious self-play: weight ``(1 - p) ** k`` where p is
   the learner's recent win rate against the entry (the last ``window``
-  episodes, with one pseudo-episode at 0.5 so a new entry starts at p = 0.5);
+  episodes, with one pseudo-episode at 0.5 so a new entry starts at p = 0.5),
+  but never below ``pfsp_floor``: an entry that is never drawn keeps its old p, so
+  without a floor a beaten opponent is never met again and can be forgotten;
   all weights 0 falls back to uniform.
 
 Snapshots are policy files written with ``gota_arena.policies.save_policy`` in
@@ -62,13 +64,16 @@ class Entry:
 
 class League:
     def __init__(self, pool=("base",), rule: str = "uniform", options: Optional[dict] = None,
-                 snapshots: bool = False, max_snapshots: int = 10, pfsp_power: float = 2.0, window: int = 50,
+                 snapshots: bool = False, max_snapshots: int = 10, pfsp_power: float = 2.0, pfsp_floor: float = 0.0, window: int = 50,
                  deterministic: bool = False, directory=None, seed: int = 0, device: str = "cpu"):
         self.rule = getattr(rule, "value", rule)
         if self.rule not in ("latest", "uniform", "pfsp"):
             raise ValueError(f"unknown rule {rule!r}: latest, uniform or pfsp")
         self.snapshots, self.max_snapshots = snapshots, max_snapshots
-        self.pfsp_power, self.window, self.deterministic = pfsp_power, window, deterministic
+        if not 0.0 <= pfsp_floor <= 1.0:
+            raise ValueError(f"pfsp_floor={pfsp_floor} is outside [0, 1]: it is the least weight an entry gets under pfsp")
+        self.pfsp_power, self.pfsp_floor = pfsp_power, pfsp_floor
+        self.window, self.deterministic = window, deterministic
         self.directory = Path(directory) if directory is not None else None
         self.device = device
         self.rng = np.random.default_rng(seed)
@@ -95,7 +100,7 @@ class League:
             active = [e for e in active if e.kind != "snapshot"]
             w = np.ones(len(active))
         elif self.rule == "pfsp":
-            w = np.array([(1.0 - e.win_rate()) ** self.pfsp_power for e in active])
+            w = np.array([max((1.0 - e.win_rate()) ** self.pfsp_power, self.pfsp_floor) for e in active])
         else:
             w = np.ones(len(active))
         if w.sum() <= 0:

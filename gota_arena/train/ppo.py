@@ -167,7 +167,8 @@ def _train(cfg, plain: dict, run_dir: Path, ddp: distributed.Distributed, stop_a
     league = None
     if n_self < lanes:
         league = League(pool=O["pool"], rule=O["rule"], options=O["options"], snapshots=O["snapshots"],
-                        max_snapshots=O["max_snapshots"], pfsp_power=O["pfsp_power"], window=O["window"],
+                        max_snapshots=O["max_snapshots"], pfsp_power=O["pfsp_power"], pfsp_floor=O["pfsp_floor"],
+                        window=O["window"],
                         deterministic=O["deterministic"], directory=run_dir / "league",
                         seed=seed + 1, device=str(device))
 
