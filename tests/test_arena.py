@@ -201,10 +201,11 @@ def test_an_arena_too_big_for_the_memory_is_refused(monkeypatch):
     from gota_arena.errors import ConfigRangeError
     monkeypatch.setattr(arena_mod, "available_memory", lambda: (8 * 2**30, "the memory available (MemAvailable)"))
     with pytest.raises(ConfigRangeError) as refused:
-        Arena(lanes=65536)   # passes the lanes range 1..65536, but needs ~48 GiB
+        Arena(lanes=65536)   # passes the lanes range 1..65536, but needs ~50 GiB
     message = str(refused.value)
     assert isinstance(refused.value, ConfigError)
-    for words in ("Arena(lanes=65536) needs about 48.", "GiB of memory",
+    needed = f"needs about {arena_mod.memory_needed(65536, self_play=True) / 2**30:.1f} GiB"
+    for words in ("Arena(lanes=65536) " + needed, "GiB of memory",
                   "the memory available (MemAvailable) is 8.0 GiB", "use fewer lanes", "GOTA_ARENA_MEMORY_CHECK=0"):
         assert words in message, message
     with Arena(lanes=2, self_play=False, threads=1) as a:   # a small one still fits
