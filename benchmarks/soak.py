@@ -583,7 +583,7 @@ class Soak:
                          f"steps, {self.counts['episodes']:,} episodes, {self.counts['matches']:,} matches, "
                          f"load {loads[-1][0]:.2f}, violations {sum(self.violations.values())}")
                 next_progress += progress_every
-            if now >= seconds:
+            if now >= seconds and self.counts["iterations"] >= len(OPS):   # every operation at least once
                 break
             i = self.counts["iterations"]
             op = OPS[i] if i < len(OPS) else OPS[int(self.rng.choice(len(OPS), p=PROBS))]
