@@ -689,7 +689,7 @@ def main(argv=None) -> int:
         command = "python benchmarks/soak.py" + "".join(" " + a for a in (sys.argv[1:] if argv is None else argv))
         write_section(SECTION, [
             f"- date: {datetime.date.today().isoformat()}",
-            f"- command: `{command}` (under `nice -n 19`, beside a training run on the same cores)",
+            f"- command: `{command}` (niceness {os.nice(0)}; the load below is of the whole machine)",
             f"- machine: {nproc()} CPUs (nproc), {cpu_model()}; Python {platform.python_version()}",
             f"- what: {args.minutes:g} minutes of random play in one process, one thread: arenas of {args.lanes} "
             f"lanes (self-play lanes, lanes against bundled bots), random legal and mask-illegal actions, refused "
