@@ -244,10 +244,20 @@ static void lane_zero_outputs(const GotaBatch *b, int32_t i)
     memset(&b->io.stats[i], 0, sizeof b->io.stats[i]);
 }
 
+/* The seed a lane continues with by itself: its seed + lanes, wrapping past
+ * INT32_MAX to the bottom of the range (mod 2^31). A lane that started near the
+ * top (set_next_seed, reset with a large seed) must restart inside a step like
+ * any other, not fail it after the other lanes moved. */
+static int64_t lane_next_seed(const GotaBatch *b, const BatchLane *L)
+{
+    int64_t seed = L->seed + b->lanes;
+    return seed > INT32_MAX ? seed - ((int64_t)INT32_MAX + 1) : seed;
+}
+
 static int lane_reset(GotaBatch *b, int32_t i)
 {
     BatchLane *L = &b->lane[i];
-    int64_t seed = L->next_seed >= 0 ? L->next_seed : b->job_seed < 0 ? L->seed + b->lanes : b->job_seed * b->lanes + i;
+    int64_t seed = L->next_seed >= 0 ? L->next_seed : b->job_seed < 0 ? lane_next_seed(b, L) : b->job_seed * b->lanes + i;
     L->next_seed = -1;
     int err = lane_start(b, L, seed);
     lane_zero_outputs(b, i);
@@ -286,7 +296,7 @@ static int lane_step(GotaBatch *b, int32_t i)
     }
     if (finished) {
         lane_finish_stats(L, &b->io.stats[i]);
-        int64_t seed = L->next_seed >= 0 ? L->next_seed : L->seed + b->lanes;
+        int64_t seed = L->next_seed >= 0 ? L->next_seed : lane_next_seed(b, L);
         L->next_seed = -1;
         int err = lane_start(b, L, seed);
         if (err != GOTA_OK) return err;
@@ -605,9 +615,6 @@ int gota_batch_reset(GotaBatch *b, int64_t seed, const GotaBatchBuffers *io)
     int err = check_buffers(b, io);
     if (err != GOTA_OK) return err;
     if (seed < -1 || (seed >= 0 && seed > ((int64_t)INT32_MAX - (b->lanes - 1)) / b->lanes)) return GOTA_ERR_RANGE;
-    if (seed == -1)
-        for (int32_t i = 0; i < b->lanes; i++)
-            if (b->lane[i].seed + b->lanes > INT32_MAX) return GOTA_ERR_RANGE;
     b->job_seed = seed;
     b->io = *io;
     return pool_run(b, BATCH_JOB_RESET);

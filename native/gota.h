@@ -571,7 +571,7 @@ const char *gota_error_text(int code);
  * N lanes, each one match, stepped together: every agent (a hero driven by the
  * policy) gets five action heads per decision, then each lane runs action_ticks
  * ticks. Lane i of reset(seed) plays seed * lanes + i; seed -1 continues each
- * lane's own sequence (its seed + lanes). A lane with seed s puts the learner on
+ * lane's own sequence (its seed + lanes, mod 2^31). A lane with seed s puts the learner on
  * team (s mod 10) div 5 (0-4 red, 5-9 blue); without self-play the other team is
  * played by the bot opponents[(s div 10) mod opponent_count]. A lane that ends
  * is restarted inside the same step with its next seed; the observations then

@@ -538,6 +538,39 @@ static void test_learner_bot_and_seed(void)
     gota_batch_free(b);
 }
 
+/* A lane started near the top of the seed range (found by benchmarks/soak.py):
+ * its own sequence wraps mod 2^31 at the restart inside a step and at
+ * reset(-1), where the step used to fail with GOTA_ERR_RANGE after the other
+ * lanes had moved, and every later step failed again. */
+static void test_seed_wraps(void)
+{
+    GotaBatch *b = make(2, 24, 1, 1, BASE, 1, 48);
+    Bufs f;
+    bufs_alloc(&f, b);
+    GotaBatchLane ln;
+    CHECK_EQ(gota_batch_set_next_seed(b, 0, INT32_MAX), GOTA_OK);
+    CHECK_EQ(gota_batch_reset(b, 0, &f.io), GOTA_OK);
+    gota_batch_lane(b, 0, &ln);
+    CHECK_EQ(ln.seed, INT32_MAX);
+    int32_t *actions = calloc((size_t)20 * CONTRACT_HEADS, sizeof *actions);
+    for (int s = 0; s < 2; s++) CHECK_EQ(gota_batch_step(b, actions, 20 * CONTRACT_HEADS, &f.io), GOTA_OK);
+    CHECK_EQ(f.io.stats[0].finished, 1);
+    CHECK_EQ(f.io.stats[0].seed, INT32_MAX);
+    gota_batch_lane(b, 0, &ln);
+    CHECK_EQ(ln.seed, 1);            /* INT32_MAX + 2 - 2^31 */
+    CHECK_EQ(ln.tick, 0);
+    gota_batch_lane(b, 1, &ln);
+    CHECK_EQ(ln.seed, 3);
+    CHECK_EQ(gota_batch_set_next_seed(b, 1, INT32_MAX - 1), GOTA_OK);
+    CHECK_EQ(gota_batch_reset(b, -1, &f.io), GOTA_OK);
+    CHECK_EQ(gota_batch_reset(b, -1, &f.io), GOTA_OK);
+    gota_batch_lane(b, 1, &ln);
+    CHECK_EQ(ln.seed, 0);            /* INT32_MAX - 1 + 2 - 2^31 */
+    free(actions);
+    bufs_free(&f);
+    gota_batch_free(b);
+}
+
 /* Units of lane i whose facing steering left lazy (GotaUnit.facing stale). */
 static int lane_lazy_facings(const GotaBatch *b, int32_t i)
 {
@@ -701,6 +734,7 @@ int main(void)
     test_bad_inputs();
     test_set_opponent();
     test_learner_bot_and_seed();
+    test_seed_wraps();
     test_lane_match_settled();
     test_signals();
     return check_report("test_batch");
