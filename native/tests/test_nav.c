@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 #include "nav.h"
+#include "collide.h"
 #include "fixmath.h"
 #include "check.h"
 
