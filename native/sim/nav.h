@@ -67,6 +67,7 @@ typedef struct {
     int16_t tail[NAV_BUCKETS];      /* last tile (valid while the bucket is not empty) */
 } NavSearch;
 
+/* Tagged: collide.h names it (struct Nav) before this header defines it. */
 typedef struct Nav {
     uint8_t occupied[MAP_TILES];    /* living building footprints covering the tile */
     int32_t revision;
@@ -77,7 +78,7 @@ typedef struct Nav {
      * match allocates its own on its first search (freed by nav_release). */
     NavSearch *search;
     NavSearch *own_search;
-    NavPairs pairs;                 /* collision pairs of the last nav_collide */
+    NavPairs pairs;                 /* collision pairs of the last nav_collide (collide.h) */
     NavPairs pairs_reversed;        /* those of the last nav_collide_reversed */
 } Nav;
 
