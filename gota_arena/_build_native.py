@@ -2,8 +2,10 @@
 
 The public header ``native/gota.h`` *is* the cdef: preprocessor lines are dropped,
 except ``#define NAME <integer>`` lines, which cffi turns into ``lib.NAME`` and checks
-against the compiler's value. Every ``native/*.c`` but the standalone demo is compiled
-into the extension.
+against the compiler's value. Every C file of the library's parts (``native/sim``,
+``native/contract``, ``native/bots``, ``native/basic``, ``native/batch``; the PARTS of
+native/Makefile) is compiled into the extension, with ``native/`` as the one include
+directory.
 
 Used by setup.py (``cffi_modules``); ``python gota_arena/_build_native.py`` builds the
 extension in place for a quick look without pip.
@@ -17,7 +19,7 @@ from cffi import FFI
 _HERE = Path(__file__).resolve().parent
 _NATIVE = _HERE.parent / "native"
 _NUMERIC_DEFINE = re.compile(r"^\s*#\s*define\s+[A-Za-z_]\w*\s+-?(0[xX][0-9a-fA-F]+|\d+)[uUlL]*\s*(/\*.*)?$")
-_EXCLUDED_SOURCES = {"gota_demo.c"}
+PARTS = ("sim", "contract", "bots", "basic", "batch")   # native/Makefile's PARTS
 # After Python's own CFLAGS (sysconfig: -fwrapv -O3 -g ...), so these win. -fno-wrapv:
 # the C code is written and tested (make test, UBSan) without wrapping signed
 # overflow, and -fwrapv keeps gcc from widening int loop indexes (the arena
@@ -45,7 +47,7 @@ def _rel(path: Path) -> str:
 
 
 def native_sources() -> list:
-    return sorted(_rel(p) for p in _NATIVE.glob("*.c") if p.name not in _EXCLUDED_SOURCES)
+    return sorted(_rel(p) for part in PARTS for p in (_NATIVE / part).glob("*.c"))
 
 
 ffibuilder = FFI()

@@ -1,4 +1,4 @@
-"""The lockstep arena: N lanes stepped together by the native batch (native/batch.c;
+"""The lockstep arena: N lanes stepped together by the native batch (native/batch/batch.c;
 docs/arena.md).
 
     with Arena(lanes=8, action_ticks=4, self_play=False, opponents=("base", "puller")) as arena:

@@ -6,7 +6,7 @@ numpy arrays (docs/viewer.md).
     fr.units_at(fr.frame_of(2400))                     # the units drawn at tick 2400
     payload = fr.payload()                             # what the HTML viewer embeds
 
-The simulator exports one tick in one C call (``gota_match_frame``, native/frames.c):
+The simulator exports one tick in one C call (``gota_match_frame``, native/sim/frames.c):
 every unit with position, hp, team, kind, class, target and seen-by-team flags;
 the spells in flight; the ten heroes' panels; both teams' fog. ``FrameRecorder``
 takes those calls at chosen ticks of a live match; ``record`` replays a replay

@@ -324,7 +324,7 @@ const char *gota_class_name(int32_t hero_class);
 const char *gota_item_name(int32_t item);
 const char *gota_ability_name(int32_t hero_class, int32_t slot);
 
-/* ---- frames for viewers (native/frames.c; docs/viewer.md) -------------- */
+/* ---- frames for viewers (native/sim/frames.c; docs/viewer.md) ------------ */
 /* What a replay viewer draws at one tick, in one call: every unit slot in use
  * (corpses included), the spells in flight, the ten heroes' panels and both
  * teams' fog. Read-only; costs a few microseconds, so a whole match can be
@@ -567,7 +567,7 @@ int gota_match_script_log(const GotaMatch *m, int32_t seat, char *out, int32_t c
 const char *gota_error_text(int code);
 
 
-/* ---- lockstep batch (native/batch.c; docs/arena.md) ---------------------
+/* ---- lockstep batch (native/batch/batch.c; docs/arena.md) -------------------
  * N lanes, each one match, stepped together: every agent (a hero driven by the
  * policy) gets five action heads per decision, then each lane runs action_ticks
  * ticks. Lane i of reset(seed) plays seed * lanes + i; seed -1 continues each

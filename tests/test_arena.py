@@ -1,4 +1,4 @@
-"""The lockstep arena (gota_arena.arena, native/batch.c)."""
+"""The lockstep arena (gota_arena.arena, native/batch/batch.c)."""
 import os
 import subprocess
 import sys

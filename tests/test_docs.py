@@ -161,3 +161,19 @@ def test_rules_anchors_resolve():
                       for a in re.findall(r"rules\.md#([^)\s]+)\)", text_of(path) or "")]
     missing = [f"{where}: #{a}" for where, a in links if a not in slugs]
     assert not missing, "links to missing headings of rules.md:\n" + "\n".join(missing)
+
+
+NATIVE_PATH = re.compile(r"(?<![\w/.-])native/[\w*/.-]*[\w*]")
+
+
+def test_native_paths_exist():
+    """Every path into native/ that a doc, a comment or a test names (such as
+    native/sim/map.c or native/bots/bots_*.c) is there: a file that moves takes
+    its mentions along (docs/simulator.md, "Where things are")."""
+    tests = [p for p in sorted((ROOT / "tests").glob("*.py")) if p != Path(__file__).resolve()]
+    missing = []
+    for path in tracked_files() + tests:
+        for name in sorted(set(NATIVE_PATH.findall(text_of(path) or ""))):
+            if not name.startswith("native/build/") and not any(ROOT.glob(name)):   # build/: make's output
+                missing.append(f"{path.relative_to(ROOT)}: {name}")
+    assert not missing, "paths into native/ that do not exist:\n" + "\n".join(missing)

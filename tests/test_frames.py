@@ -1,4 +1,4 @@
-"""Frames for the viewer (gota_arena.frames, native/frames.c): one tick's records
+"""Frames for the viewer (gota_arena.frames, native/sim/frames.c): one tick's records
 agree with the Match's own views; a replay's frames are what a live match shows;
 the payload round-trips; a replay that does not match gives no frames."""
 import numpy as np

@@ -2,6 +2,7 @@
 import re
 import subprocess
 import time
+from pathlib import Path
 
 import pytest
 
@@ -61,6 +62,26 @@ def test_enums_come_from_c():
     assert constants.Region.CAMP == lib.GOTA_REGION_CAMP
     assert constants.ErrorCode.BUFFER == lib.GOTA_ERR_BUFFER
     assert {k.name for k in constants.Kind} >= {"NONE", "GOD", "HERO", "CREEP", "TOWER", "BARRACKS", "NEUTRAL"}
+
+
+def test_every_native_file_has_a_place():
+    """native/ is its parts (one folder each), the C tests, the public header and the
+    demo: the Makefile and the cffi builder name the same parts, which are exactly the
+    folders beside tests/, and every C file is a part's source, a test or the demo."""
+    from gota_arena import _build_native
+
+    makefile = (NATIVE / "Makefile").read_text()
+    (parts_line,) = re.findall(r"^PARTS\s*=\s*(.+)$", makefile, re.MULTILINE)
+    assert tuple(parts_line.split()) == _build_native.PARTS
+    folders = {p.name for p in NATIVE.iterdir() if p.is_dir() and p.name not in ("tests", "build")}
+    assert folders == set(_build_native.PARTS)
+    built = {Path(s).resolve() for s in _build_native.native_sources()}
+    assert built and all(p.parent.name in _build_native.PARTS for p in built)
+    tests = set((NATIVE / "tests").glob("test_*.c"))
+    every = {p.resolve() for p in NATIVE.rglob("*.c") if "build" not in p.relative_to(NATIVE).parts}
+    assert every == built | {p.resolve() for p in tests} | {(NATIVE / "gota_demo.c").resolve()}
+    headers = {p.relative_to(NATIVE).parts[0] for p in NATIVE.rglob("*.h") if "build" not in p.relative_to(NATIVE).parts}
+    assert headers <= set(_build_native.PARTS) | {"tests", "gota.h"}
 
 
 def _make(target: str, timeout: int) -> float:

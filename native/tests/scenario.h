@@ -4,7 +4,7 @@
 #ifndef GOTA_SCENARIO_H
 #define GOTA_SCENARIO_H
 #include <string.h>
-#include "../world.h"
+#include "sim/world.h"
 
 static inline int scenario_unit(GotaMatch *m, int kind, int team, int32_t x, int32_t z, int32_t hp)
 {

@@ -14,8 +14,8 @@
  */
 #include <stdio.h>
 #include <string.h>
-#include "../world.h"
-#include "../fixmath.h"
+#include "sim/world.h"
+#include "sim/fixmath.h"
 #include "check.h"
 #include "scenario.h"
 

@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "check.h"
-#include "../world.h"
-#include "../batch.h"
-#include "../rng.h"
+#include "sim/world.h"
+#include "batch/batch.h"
+#include "sim/rng.h"
 
 /* ---- helpers ---------------------------------------------------------------- */
 static GotaBasicProgram *compile_ok(const char *src)

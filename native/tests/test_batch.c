@@ -5,9 +5,9 @@
 #include <string.h>
 #include "check.h"
 #include "gota.h"
-#include "world.h"
-#include "contract.h"
-#include "batch.h"
+#include "sim/world.h"
+#include "contract/contract.h"
+#include "batch/batch.h"
 
 typedef struct {
     GotaBatchBuffers io;

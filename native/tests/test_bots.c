@@ -9,8 +9,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "../world.h"
-#include "../rng.h"
+#include "sim/world.h"
+#include "sim/rng.h"
 #include "check.h"
 
 static GotaMatch *make(int64_t seed, const int bots[SEATS])

@@ -12,8 +12,8 @@
  * 1000, so no seat) stand where each test needs them.
  */
 #include <string.h>
-#include "../world.h"
-#include "../fixmath.h"
+#include "sim/world.h"
+#include "sim/fixmath.h"
 #include "check.h"
 #include "scenario.h"
 

@@ -9,7 +9,7 @@
  * are all probed.
  */
 #include <stdio.h>
-#include "../world.h"
+#include "sim/world.h"
 #include "check.h"
 
 #define TILE_C(t) ((t) * GOTA_TILE - MAP_HALF_WORLD + GOTA_TILE / 2)

@@ -13,9 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "../world.h"
-#include "../fixmath.h"
-#include "../contract.h"
+#include "sim/world.h"
+#include "sim/fixmath.h"
+#include "contract/contract.h"
 #include "check.h"
 
 #define TILE_C(t) ((t) * GOTA_TILE - MAP_HALF_WORLD + GOTA_TILE / 2)

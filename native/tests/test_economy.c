@@ -4,8 +4,8 @@
  * 0..9), state set up directly through world.h, economy functions called
  * directly so other phases never interfere. */
 #include <string.h>
-#include "../world.h"
-#include "../fixmath.h"
+#include "sim/world.h"
+#include "sim/fixmath.h"
 #include "check.h"
 
 #define TILE GOTA_TILE

@@ -5,8 +5,8 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "../world.h"
-#include "../frames.h"
+#include "sim/world.h"
+#include "sim/frames.h"
 #include "check.h"
 
 static GotaMatch *bot_match(int64_t seed)

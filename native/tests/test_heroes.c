@@ -9,8 +9,8 @@
  */
 #include <stdint.h>
 #include <string.h>
-#include "../world.h"
-#include "../fixmath.h"
+#include "sim/world.h"
+#include "sim/fixmath.h"
 #include "check.h"
 
 #define T GOTA_TILE

@@ -6,7 +6,7 @@
 #include <time.h>
 
 #include "check.h"
-#include "map.h"
+#include "sim/map.h"
 
 #define MIRROR(i) (MAP_TILES - 1 - (i))
 

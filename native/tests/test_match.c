@@ -6,7 +6,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "../world.h"
+#include "sim/world.h"
 #include "check.h"
 #include "scenario.h"
 

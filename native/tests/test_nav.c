@@ -5,8 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "nav.h"
-#include "fixmath.h"
+#include "sim/nav.h"
+#include "sim/collide.h"
+#include "sim/fixmath.h"
 #include "check.h"
 
 /* ---- synthetic maps ------------------------------------------------------ */

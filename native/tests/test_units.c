@@ -8,8 +8,8 @@
  * unit_attack_reach_ok's box answer against the footprint's tiles. */
 #include <stdlib.h>
 #include <string.h>
-#include "world.h"
-#include "fixmath.h"
+#include "sim/world.h"
+#include "sim/fixmath.h"
 #include "check.h"
 
 static uint64_t rng_state = 12345;

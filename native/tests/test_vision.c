@@ -16,7 +16,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "vision.h"
+#include "sim/vision.h"
 #include "check.h"
 
 /* ---- helpers ----------------------------------------------------------- */

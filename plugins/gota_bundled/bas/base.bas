@@ -1,4 +1,4 @@
-' base.bas -- gota-arena's port of its C bot `base` (native/bots_base.c,
+' base.bas -- gota-arena's port of its C bot `base` (native/bots/bots_base.c,
 ' docs/bots.md) to GotA BASIC, written for this project from that bot's
 ' documented behaviour. One hero per copy; put it on all five seats.
 '

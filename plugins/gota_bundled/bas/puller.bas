@@ -1,4 +1,4 @@
-' puller.bas -- gota-arena's port of its C bot `puller` (native/bots_puller.c,
+' puller.bas -- gota-arena's port of its C bot `puller` (native/bots/bots_puller.c,
 ' docs/bots.md) to GotA BASIC, written for this project from that bot's code.
 '
 ' Every 6 ticks (staggered by seat), in a team-normalised frame (Blue mirrors

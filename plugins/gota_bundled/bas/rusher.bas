@@ -1,4 +1,4 @@
-' rusher.bas -- gota-arena's port of its C bot `rusher` (native/bots_rusher.c,
+' rusher.bas -- gota-arena's port of its C bot `rusher` (native/bots/bots_rusher.c,
 ' docs/bots.md) to GotA BASIC, written for this project from that bot's
 ' documented behaviour; meant for all five seats of a team.
 '

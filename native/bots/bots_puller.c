@@ -37,8 +37,8 @@
  *      enemy hero seen, level 3+), a resting camp near the allied creep front
  *      is pulled: hit a member, then walk into the wave.
  */
-#include "world.h"
-#include "fixmath.h"
+#include "sim/world.h"
+#include "sim/fixmath.h"
 
 static const int LEVEL_ORDER[4] = {3, 1, 2, 0};
 

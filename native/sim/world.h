@@ -22,8 +22,8 @@
 #include "spell.h"
 #include "camp.h"
 #include "economy.h"
-#include "bot.h"
-#include "basic.h"
+#include "bots/bot.h"
+#include "basic/basic.h"
 #include "fixmath.h"
 
 /* ---- rule numbers (docs/rules.md sections 3.3, 3.4 and 7) -------------- */

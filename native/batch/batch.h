@@ -15,8 +15,8 @@
 #include <stdatomic.h>
 #include <pthread.h>
 #include "gota.h"
-#include "nav.h"
-#include "contract.h"
+#include "sim/nav.h"
+#include "contract/contract.h"
 
 typedef struct {
     GotaMatch *match;

@@ -8,7 +8,7 @@
  * goes to *action_error, as for gota_match_command.
  */
 #include <string.h>
-#include "world.h"
+#include "sim/world.h"
 #include "contract.h"
 
 static int seat_error(const GotaMatch *m, int32_t seat)

@@ -21,9 +21,9 @@
  * are well formed; the game answers them (illegal ones count as invalid).
  */
 #include <string.h>
-#include "world.h"
-#include "rng.h"
-#include "fixmath.h"
+#include "sim/world.h"
+#include "sim/rng.h"
+#include "sim/fixmath.h"
 
 static const char *const BOT_NAMES[GOTA_BOT_SCRIPT + 1] = {"external", "idle", "random", "base", "rusher",
                                                            "baseline", "puller", "script"};

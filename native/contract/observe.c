@@ -26,8 +26,8 @@
  * single-seat entry points fill it for the one seat.
  */
 #include <string.h>
-#include "world.h"
-#include "fixmath.h"
+#include "sim/world.h"
+#include "sim/fixmath.h"
 #include "contract.h"
 
 _Static_assert(OS_COUNT == OBS_SELF_SIZE, "self block size");

@@ -11,8 +11,8 @@
  * once it has been there (within 3 tiles; BotState.mode 1) to the enemy god.
  * Allies of any kind (bots or not) count for the centre.
  */
-#include "world.h"
-#include "fixmath.h"
+#include "sim/world.h"
+#include "sim/fixmath.h"
 
 static const int LEVEL_ORDER[4] = {3, 1, 2, 0};
 #define GATHER_APART (10 * GOTA_TILE)

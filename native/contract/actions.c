@@ -26,8 +26,8 @@
  * open tile within 8 of a far point).
  */
 #include <string.h>
-#include "world.h"
-#include "fixmath.h"
+#include "sim/world.h"
+#include "sim/fixmath.h"
 #include "contract.h"
 
 /* (cos, sin) of k * 22.5 degrees in Q16: round(65536 * cos), round(65536 * sin) */

@@ -1,6 +1,7 @@
 /*
  * nav.h -- per-match navigation: live occupancy, A* with string-pulling, a
- * path cache, steering and body collision (docs/rules.md section 6).
+ * path cache and steering (docs/rules.md section 6); body collision, whose
+ * pair lists a Nav keeps, is in collide.h.
  *
  * Grid A* over tiles with 4-neighbour links taken from MapData.edges (cliffs
  * are missing links, ramps are present). Step cost 32 + |height change| in
@@ -18,9 +19,7 @@
  * Steering: a body turns toward its next waypoint at up to NAV_TURN_RATE
  * binary-angle units per tick (0.35 rad) and steps, at most `speed` world
  * units and never past the waypoint, only on a tick where it ends fully facing
- * it; a blocked step slides along the blocking tile edge. Collision: up to 4
- * relaxation passes push overlapping living bodies apart (half the overlap each,
- * all of it to the free one if the other is pinned), never through walls.
+ * it; a blocked step slides along the blocking tile edge.
  *
  * Everything is integer arithmetic. A Nav belongs to exactly one match.
  */
@@ -29,16 +28,14 @@
 #include <stdint.h>
 #include "map.h"
 #include "fixmath.h"
+#include "collide.h"
 
 #define NAV_TURN_RATE 3651          /* 0.35 rad in binary angle units (65,536 per turn) */
 #define NAV_REACH 20000             /* a waypoint is reached within 1/3 tile */
 #define NAV_MAX_PATH 24             /* string-pulled waypoints kept per path */
 #define NAV_CACHE_SIZE 256          /* cached paths per match */
 #define NAV_GOAL_SEARCH 8           /* a blocked goal moves to the nearest open tile within +-8 */
-#define NAV_COLLIDE_PASSES 4
-#define NAV_MAX_BODIES 1024         /* nav_collide handles at most this many bodies */
 #define NAV_BUCKETS 1024            /* A* open-list buckets (f values in use span far fewer) */
-#define NAV_PAIR_CAP 4096           /* collision pairs listed at once */
 
 typedef struct {
     int32_t n;                      /* waypoints, 0 = unreachable */
@@ -70,17 +67,8 @@ typedef struct {
     int16_t tail[NAV_BUCKETS];      /* last tile (valid while the bucket is not empty) */
 } NavSearch;
 
-/* The collision pair list, kept from one nav_collide call to the next: a
- * cache that a call reuses only while it is exact (see nav.c), so it never
- * changes a result. About 28 KiB, little of it touched. */
-typedef struct {
-    int32_t n, np;                  /* bodies and pairs of the list; np < 0: nothing kept */
-    int32_t base_x[NAV_MAX_BODIES], base_z[NAV_MAX_BODIES];   /* positions when listed */
-    int32_t radius[NAV_MAX_BODIES]; /* radii when listed, -1: inactive */
-    int16_t pi[NAV_PAIR_CAP], pj[NAV_PAIR_CAP];   /* pairs in pass order */
-} NavPairs;
-
-typedef struct {
+/* Tagged: collide.h names it (struct Nav) before this header defines it. */
+typedef struct Nav {
     uint8_t occupied[MAP_TILES];    /* living building footprints covering the tile */
     int32_t revision;
     uint32_t clock;                 /* cache use counter */
@@ -90,16 +78,9 @@ typedef struct {
      * match allocates its own on its first search (freed by nav_release). */
     NavSearch *search;
     NavSearch *own_search;
-    NavPairs pairs;                 /* collision pairs of the last nav_collide */
+    NavPairs pairs;                 /* collision pairs of the last nav_collide (collide.h) */
     NavPairs pairs_reversed;        /* those of the last nav_collide_reversed */
 } Nav;
-
-/* A body for collision: position in/out, radius in world units. */
-typedef struct {
-    int32_t x, z, radius;
-    uint8_t active;                 /* living body that takes part */
-    uint8_t pinned;                 /* stunned, rooted or channeling: does not get pushed */
-} NavBody;
 
 /* The direction a body last snapped its facing to, kept so that nav_steer
  * can skip the atan2 while the direction to its waypoint barely turns: when
@@ -142,6 +123,22 @@ int nav_find_path(Nav *nav, const MapData *map, int32_t sx, int32_t sz, int32_t 
  * tiles[] (room for MAP_TILES); returns its length, 0 when unreachable. The
  * search nav_find_path runs on a cache miss; exposed for the tests. */
 int nav_search_tiles(Nav *nav, const MapData *map, int start, int goal, int32_t *tiles);
+/* nav_line_clear without asking the first tile to be open: a body standing
+ * on a blocked tile (pushed onto a footprint) may step off it. */
+int nav_step_clear(const Nav *nav, const MapData *map, int32_t x0, int32_t z0, int32_t x1, int32_t z1);
+/* A body may move from (x0,z0) to (x1,z1) in one straight step (steering,
+ * collision). Inline: collision asks it for nearly every push. */
+static inline int nav_move_ok(const Nav *nav, const MapData *map, int32_t x0, int32_t z0, int32_t x1, int32_t z1)
+{
+    if (!map_world_inside(x1, z1)) return 0;
+    /* most steps stay on one tile: the walk crosses nothing then and only
+     * asks that the start lie on the map (an off-map start wraps past W here) */
+    const uint32_t W = (uint32_t)MAP_N * GOTA_TILE;
+    uint32_t X0 = (uint32_t)((int64_t)x0 + MAP_HALF_WORLD), Z0 = (uint32_t)((int64_t)z0 + MAP_HALF_WORLD);
+    uint32_t X1 = (uint32_t)(x1 + MAP_HALF_WORLD), Z1 = (uint32_t)(z1 + MAP_HALF_WORLD);
+    if (X0 < W && Z0 < W && X0 / GOTA_TILE == X1 / GOTA_TILE && Z0 / GOTA_TILE == Z1 / GOTA_TILE) return 1;
+    return nav_step_clear(nav, map, x0, z0, x1, z1);
+}
 /* Turn toward (tx,tz) and step if facing it. Updates x, z and the facing
  * (*facing, or *face: see NavFacing). Returns 1 when the body is within
  * NAV_REACH of (tx,tz) after the tick. */
@@ -156,17 +153,5 @@ static inline void nav_facing_settle(int32_t *facing, NavFacing *face)
 {
     if (face->lazy) { *facing = fx_atan2(face->dz, face->dx); face->lazy = 0; }
 }
-/* Relaxation passes over n bodies (bodies on other layers are not passed in).
- * Keeps its pair list in nav->pairs for the next call. */
-void nav_collide(Nav *nav, const MapData *map, NavBody *bodies, int n);
-/* nav_collide with the bodies taken in reverse order: exactly nav_collide of
- * the reversed array (the passes start with the last body, the lower index
- * of a pair is the later body), the array left in its order. Keeps its own
- * pair list, nav->pairs_reversed, so calls alternating between the two reuse
- * their lists as sequences of one kind do. */
-void nav_collide_reversed(Nav *nav, const MapData *map, NavBody *bodies, int n);
-/* The same passes over every pair, written plainly (O(n^2)): the tests' oracle
- * for nav_collide, which must give bit-identical bodies. */
-void nav_collide_reference(const Nav *nav, const MapData *map, NavBody *bodies, int n);
 
 #endif

@@ -13,8 +13,8 @@
  * learned, has a charge, no cooldown, the mana and the range. A W that heals
  * (the Druid's Healing Bloom) lands on the bot itself when it is hurt.
  */
-#include "world.h"
-#include "fixmath.h"
+#include "sim/world.h"
+#include "sim/fixmath.h"
 
 static const int LEVEL_ORDER[4] = {3, 1, 2, 0};
 

@@ -328,7 +328,7 @@ static void phase_corpses_collision(GotaMatch *m)
      * second (COLLIDE_ORDER_TICKS): a pass settles the contacts of its first
      * bodies first, and neither team should always be first (red's heroes have
      * the lower slots). Per second, not per tick: each order keeps its pair
-     * list (nav.h) while it lasts. */
+     * list (collide.h) while it lasts. */
     if (rng_mix((uint64_t)m->cfg.seed, (uint64_t)(m->tick / COLLIDE_ORDER_TICKS), COLLIDE_ORDER_KEY, 0) & 1u)
         nav_collide_reversed(&m->nav, m->map, body, n);
     else

@@ -33,8 +33,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "world.h"
-#include "fixmath.h"
+#include "sim/world.h"
+#include "sim/fixmath.h"
 
 #define SCRIPT_DRAFT_TRIES 20   /* one decision per 12 ticks of a 240-tick pick (docs/rules.md section 7) */
 

@@ -27,9 +27,9 @@
 #include <time.h>
 #include <unistd.h>
 #include "batch.h"
-#include "world.h"
-#include "contract.h"
-#include "basic.h"
+#include "sim/world.h"
+#include "contract/contract.h"
+#include "basic/basic.h"
 
 #define BATCH_WORKER_STACK (2u << 20)   /* bytes */
 /* how long the caller polls for the workers' last lanes before it sleeps:
