@@ -876,8 +876,11 @@ static void statement_word(Compiler *c, const BasicToken *t, const char *name)
 {
     int k = peek(c)->type;
     if (k == T_EQ || k == T_LP) return;
-    if (!strcmp(name, "data") && k == T_IDENT)
+    if (!strcmp(name, "data") && k == T_IDENT) {
+        if (c->routine == 0 && c->block_depth == 0)
+            errorf(c, t, "a DATA table is 'DATA name [AS int32|fixed32] = value, value, ...'");
         errorf(c, t, "DATA tables are allowed only at the top level, outside subs and blocks");
+    }
     if (!strcmp(name, "type"))
         errorf(c, t, "records ('type ... end type') are not supported in GotA BASIC; use arrays and variables");
     if (!strcmp(name, "read") || !strcmp(name, "restore"))

@@ -660,6 +660,15 @@ static BasicValue sample(void *vctx, int k)
 }
 
 /* ---- queries ------------------------------------------------------------------------ */
+/* Alive as the original's object list says it: a building or a god only while
+ * it stands exposed (attackable); its hit points still show it standing. */
+static int object_alive(const GotaUnit *u)
+{
+    if (u->kind == GOTA_KIND_TOWER || u->kind == GOTA_KIND_BARRACKS || u->kind == GOTA_KIND_GOD)
+        return u->alive && u->exposed;
+    return u->alive ? 1 : 0;
+}
+
 static int object_slot(HostCtx *c, int32_t i)
 {
     build_objects(c);
@@ -687,7 +696,7 @@ static int32_t object_query(HostCtx *c, int id, int32_t i, int32_t slot_arg)
     case F_OBJECT_X: return team_tile(c->team, u->x);
     case F_OBJECT_Y: return team_tile(c->team, u->z);
     case F_OBJECT_HP: return u->hp;
-    case F_OBJECT_ALIVE: return u->alive ? 1 : 0;
+    case F_OBJECT_ALIVE: return object_alive(u);
     case F_OBJECT_LEVEL: return h ? h->level : 0;
     case F_OBJECT_MANA: return h ? h->mana : 0;
     case F_OBJECT_ITEM_ID: return h && slot_arg >= 0 && slot_arg < HERO_ITEM_SLOTS ? h->item[slot_arg] : 0;
@@ -837,7 +846,7 @@ static BasicValue object_info(HostCtx *c, int32_t i, int32_t k)
     case 0: return tiles_of(u->x);
     case 1: return tiles_of(u->z);
     case 2: return I(u->max_hp);
-    case 3: return B(u->alive);
+    case 3: return B(object_alive(u));
     case 4: return FX(sin_q16(face + 16384));   /* the facing as a unit vector */
     case 5: return FX(sin_q16(face));
     case 6: return tiles_of(m->script_view->vel_x[s]);

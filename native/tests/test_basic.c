@@ -1077,7 +1077,8 @@ static void test_public_idioms(void)
         if (st.disabled) fprintf(stderr, "seat %d: %s\n", s, st.error);
         CHECK_EQ(st.disabled, 0);
         CHECK_EQ(gi(m, s, "accepted") == 1 || gi(m, s, "accepted") == 0, 1);
-        CHECK(gi(m, s, "godseen") == 1);
+        CHECK(gi(m, s, "godseen") == 0);   /* a god is not 'alive' in the list before it is exposed */
+        CHECK(gi(m, s, "heroesseen") >= 1);
     }
     /* the draft idiom picked distinct roles per team */
     for (int team = 0; team < 2; team++) {
@@ -1400,6 +1401,7 @@ static void test_original_dialect(void)
     compile_fails("DATA w = 1,\n", "expected a number");
     compile_fails("DATA w = 1\nDATA w = 2\n", "'w' is already an array");
     compile_fails("if 1 then\n  DATA w = 1\nend if\n", "DATA tables are allowed only at the top level");
+    compile_fails("DATA w x\n", "a DATA table is 'DATA name [AS int32|fixed32] = value, value, ...'");
     compile_fails("sub f()\n  DATA w = 1\nend sub\n", "DATA tables are allowed only at the top level");
     compile_fails("dim a(4000)\nDATA w = 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, "
                   "22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, "
@@ -1488,10 +1490,11 @@ static void test_original_host(void)
         "cleared = blobClear(h)\n"
         "for k = 0 to 19: s(k) = selfInfo(k): next k\n"
         "for k = 0 to 16: mi(k) = matchInfo(k): next k\n"
-        "n = objectCount(): top = n - 1: if top > 63 then top = 63\n"
+        "n = objectCount(): ts = 0: ta = 0: top = n - 1: if top > 63 then top = 63\n"
         "for i = 0 to top\n"
         "  oid(i) = objectId(i): ox(i) = objectInfo(i, 0): oy(i) = objectInfo(i, 1): om(i) = objectInfo(i, 2)\n"
         "  oa(i) = objectInfo(i, 3): ofx(i) = objectInfo(i, 4): ofy(i) = objectInfo(i, 5)\n"
+        "  if objectKind(i) = 4 and objectTeam(i) = selfTeam then ts = ts + 1: ta = ta + objectAlive(i)\n"
         "next i\n"
         "obad = objectInfo(n, 0) + objectInfo(0, 8)\n"
         "for a = 0 to 3: ar(a) = abilityInfo(a, 0): ac(a) = abilityInfo(a, 1): ad(a) = abilityInfo(a, 2): "
@@ -1564,11 +1567,16 @@ static void test_original_host(void)
                 CHECK(ox[i].fx == 1 && ox[i].v == (int32_t)(((int64_t)o->x * 65536) / GOTA_TILE));
             CHECK_EQ(ox[i].fx, 1);
             CHECK_EQ(om[i].v, o->max_hp);
-            CHECK_EQ(oa[i].v, o->alive ? -1 : 0);
+            int attackable = o->alive && (o->kind == GOTA_KIND_TOWER || o->kind == GOTA_KIND_BARRACKS ||
+                                          o->kind == GOTA_KIND_GOD ? o->exposed : 1);
+            CHECK_EQ(oa[i].v, attackable ? -1 : 0);   /* a building: standing and exposed */
             int64_t len2 = (int64_t)ofx[i].v * ofx[i].v + (int64_t)ofy[i].v * ofy[i].v;
             CHECK(len2 > (int64_t)65000 * 65000 && len2 < (int64_t)66000 * 66000);
         }
         CHECK_EQ(gi(m, seat, "obad"), 0);
+        /* towers: 11 standing, the 3 outer ones exposed, so objectAlive is 1 for those only */
+        CHECK_EQ(gi(m, seat, "ts"), 11);
+        CHECK_EQ(gi(m, seat, "ta"), 3);
         const BasicValue *ar = basic_vm_array(vm, "ar", NULL), *ac = basic_vm_array(vm, "ac", NULL);
         const BasicValue *ak = basic_vm_array(vm, "ak", NULL);
         for (int a = 0; a < 4; a++) {
