@@ -224,7 +224,7 @@ def test_original_dialect_data_tables_and_builtins():
         assert lines[0] == "2 -1 4.00000 1.00000"
         fields = lines[1].split()
         assert fields[:2] == ["58", "116"] and -1 < float(fields[2]) < 1   # the centre-based X back to the tile
-        assert lines[2] == "-1 0 12"   # alive as -1; W is a strike (0); two blob handles
+        assert lines[2] == "0 0 12"   # the own god is not alive before it is exposed; W is a strike (0); two blobs
 
 
 @pytest.mark.parametrize("source, line, col, reason", [
