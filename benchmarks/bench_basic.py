@@ -1,5 +1,6 @@
 """BASIC scripts: speed and a ladder against the C bots. ``python benchmarks/bench_basic.py
-[--speed-seeds 3] [--matches 20] [--procs 2]``.
+[--speed-seeds 3] [--matches 20] [--procs 2]``; or a compatibility table of a folder of
+scripts: ``python benchmarks/bench_basic.py --scripts DIR [--seeds 4] [--procs 2] [--write]``.
 
 Speed: full matches (28,800 battle ticks unless a god falls) with the bundled
 ``base.bas`` on all ten seats, one process, one core, time inside ``run()``;
@@ -13,6 +14,14 @@ of one player per team; each ``.bas`` port next to its C bot on the same seeds, 
 "plays like it" can be read off the table. Writes both to the ``## bench_basic``
 section of benchmarks/RESULTS.md (other sections kept). Figures are reported,
 never asserted.
+
+Scripts (``--scripts DIR``): every ``.bas`` file under DIR (for instance the
+original game's public players, fetched by the user; docs/basic.md,
+"Compatibility"): whether it compiles (else the compiler's first error), and its
+record in full matches against ``idle`` and ``base`` on seeds 1..N, the script
+on all five seats of red on odd seeds and of blue on even ones, with the script
+errors that stopped its seats. Printed; written to the ``## bench_basic_scripts``
+section of RESULTS.md only with ``--write``.
 """
 import argparse
 import datetime
@@ -28,7 +37,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "plugins")]
 
 from gota_arena import Match  # noqa: E402
-from gota_arena.basic import bundled_scripts, compile_file  # noqa: E402
+from gota_arena.basic import BasicSyntaxError, bundled_scripts, compile_file  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bot_ladder import table  # noqa: E402
@@ -36,6 +45,8 @@ from bench_sim import cpu_model, nproc  # noqa: E402
 
 RESULTS = Path(__file__).resolve().parent / "RESULTS.md"
 SECTION = "## bench_basic"
+SCRIPTS_SECTION = "## bench_basic_scripts"
+SCRIPT_OPPONENTS = ("idle", "base")
 PAIRINGS = (
     ("base.bas", "idle"), ("base", "idle"),
     ("base.bas", "base"), ("rusher.bas", "rusher"),   # each port against its C bot
@@ -103,6 +114,91 @@ def ladder(matches: int, procs: int):
     return [(a, b, rows[(a, b)]) for a, b in PAIRINGS]
 
 
+def play_script(job):
+    """One full match of a script file (all five seats of a team) against a C bot."""
+    path, opponent, seed = job
+    if path not in _PROGRAMS:
+        _PROGRAMS[path] = compile_file(path)
+    red_script = seed % 2 == 1
+    team, other = ("red", "blue") if red_script else ("blue", "red")
+    with Match(seed=seed, scripts={team: _PROGRAMS[path]}, bots={other: opponent}) as m:
+        m.run()
+        info = m.info
+        seats = range(0, 5) if red_script else range(5, 10)
+        errors = [m.script_status(s).error for s in seats if m.script_status(s).disabled]
+    outcome = "timeout" if info.result != "win" else "win" if info.winner == team else "loss"
+    return path, opponent, seed, outcome, info.tick, errors
+
+
+def script_table(folder: Path, seeds: int, procs: int):
+    """(markdown table, notes) of every .bas file under folder."""
+    files = sorted(p for p in folder.rglob("*.bas") if p.is_file())
+    compiled, failed = [], {}
+    for path in files:
+        try:
+            compile_file(path)
+            compiled.append(str(path))
+        except BasicSyntaxError as e:
+            failed[str(path)] = str(e).replace(str(folder) + os.sep, "")
+    jobs = [(p, opponent, seed) for p in compiled for opponent in SCRIPT_OPPONENTS for seed in range(1, seeds + 1)]
+    results = {}
+    with Pool(procs) as pool:
+        for path, opponent, seed, outcome, ticks, errors in pool.imap_unordered(play_script, jobs):
+            results.setdefault((path, opponent), []).append((seed, outcome, ticks, errors))
+    lines = ["| script | compiles | " + " | ".join(f"vs {o}: W-L-T (mean ticks)" for o in SCRIPT_OPPONENTS)
+             + " | seats stopped by script errors |",
+             "|---|---|" + "---|" * len(SCRIPT_OPPONENTS) + "---|"]
+    notes = []
+    for path in files:
+        name = str(path.relative_to(folder))
+        if str(path) in failed:
+            lines.append(f"| {name} | no | " + " | ".join("-" for _ in SCRIPT_OPPONENTS) + " | - |")
+            notes.append(f"- {name}: `{failed[str(path)]}`")
+            continue
+        cells, stopped, first_error = [], 0, None
+        for opponent in SCRIPT_OPPONENTS:
+            games = sorted(results.get((str(path), opponent), []))
+            w = sum(g[1] == "win" for g in games)
+            lo = sum(g[1] == "loss" for g in games)
+            t = sum(g[1] == "timeout" for g in games)
+            mean = statistics.mean(g[2] for g in games) if games else 0
+            cells.append(f"{w}-{lo}-{t} ({mean:,.0f})")
+            for g in games:
+                stopped += len(g[3])
+                if g[3] and first_error is None:
+                    first_error = g[3][0].replace(str(folder) + os.sep, "")
+        lines.append(f"| {name} | yes | " + " | ".join(cells) + f" | {stopped} of {10 * seeds} |")
+        if first_error:
+            notes.append(f"- {name}: `{first_error}`")
+    return "\n".join(lines), notes
+
+
+def scripts_main(args) -> None:
+    folder = Path(args.scripts).resolve()
+    if not folder.is_dir():
+        raise SystemExit(f"--scripts {args.scripts}: not a folder of .bas files")
+    load_before = load()
+    start = time.perf_counter()
+    text, notes = script_table(folder, args.seeds, args.procs)
+    wall = time.perf_counter() - start
+    load_after = load()
+    print(text)
+    print("\n".join(notes))
+    print(f"{wall:.0f} s wall on {args.procs} processes; load average before {load_before}, after {load_after}")
+    if args.write:
+        section = "\n".join([
+            SCRIPTS_SECTION, "",
+            f"- date: {datetime.date.today().isoformat()}",
+            f"- command: `python benchmarks/bench_basic.py --scripts DIR --seeds {args.seeds} --procs {args.procs} "
+            "--write` (DIR: the scripts' folder)",
+            f"- every .bas file under DIR; full matches against {' and '.join(SCRIPT_OPPONENTS)}, seeds "
+            f"1..{args.seeds}, the script on all five seats of red on odd seeds and of blue on even ones; W-L-T "
+            "from the script's side; the last column counts script seats stopped by a runtime error",
+            "", text, "", *notes, ""])
+        write_section_to(section, SCRIPTS_SECTION)
+        print(f"wrote the {SCRIPTS_SECTION} section of {RESULTS}")
+
+
 def load() -> str:
     try:
         return ", ".join(f"{v:.2f}" for v in os.getloadavg())
@@ -121,7 +217,12 @@ def main() -> None:
     parser.add_argument("--matches", type=int, default=20, help="seeded matches per ladder pairing (default 20)")
     parser.add_argument("--procs", type=int, default=2, help="ladder worker processes (default 2)")
     parser.add_argument("--no-write", action="store_true", help="print only; leave RESULTS.md alone")
+    parser.add_argument("--scripts", metavar="DIR", help="instead: a compatibility table of every .bas file under DIR")
+    parser.add_argument("--seeds", type=int, default=4, help="with --scripts: seeded matches per opponent (default 4)")
+    parser.add_argument("--write", action="store_true", help="with --scripts: write the table to RESULTS.md")
     args = parser.parse_args()
+    if args.scripts:
+        return scripts_main(args)
     load_before = load()
     lines = []
     figures = {}
@@ -172,9 +273,9 @@ def main() -> None:
         print(f"wrote the {SECTION} section of {RESULTS}")
 
 
-def write_section_to(text: str) -> None:
+def write_section_to(text: str, section: str = SECTION) -> None:
     old = RESULTS.read_text() if RESULTS.exists() else "# Benchmark results\n"
-    pattern = re.compile(rf"^{re.escape(SECTION)}\n.*?(?=^## |\Z)", re.MULTILINE | re.DOTALL)
+    pattern = re.compile(rf"^{re.escape(section)}\n.*?(?=^## |\Z)", re.MULTILINE | re.DOTALL)
     block = text.rstrip() + "\n\n"
     new = pattern.sub(lambda _m: block, old) if pattern.search(old) else old.rstrip() + "\n\n" + block
     RESULTS.write_text(new.rstrip() + "\n")

@@ -195,3 +195,66 @@ def test_evaluation_games_with_scripts_on_both_sides():
     assert len(results) == 6
     for r in results:
         assert r["ticks"] == 2400 or r["winner"] is not None
+
+
+# ---- the original's dialect and newest host calls (docs/basic.md, "The original's public scripts") ----
+def test_original_dialect_data_tables_and_builtins():
+    """Names the original does not reserve, typed DATA tables over continued lines,
+    floor/sqrt/exp and the structured queries, in a match (our own small script)."""
+    prog = compile(
+        "dim data(2)\n"
+        "DATA steps AS fixed32 = _\n"
+        "  -0.5, 2, _\n"
+        "  2.25\n"
+        "DATA picks AS int32 = 3, 1\n"
+        "if drafting then ok = draftHero(picks(0) + picks(1)): end\n"
+        "restore = abilityRestore(0): data(0) = restore\n"
+        "n = n + 1\n"
+        "if n = 1 then\n"
+        "  print floor(steps(2)); \" \"; floor(steps(0)); \" \"; sqrt(steps(1) * 8); \" \"; exp(0)\n"
+        "  print matchInfo(5); \" \"; matchInfo(6); \" \"; selfInfo(0) + matchInfo(5) - 0.5 - selfX\n"
+        "  print objectInfo(0, 3); \" \"; abilityInfo(1, 3); \" \"; blobCreate(); blobCreate()\n"
+        "end if\n", name="dialect.bas")
+    with Match(seed=2, max_ticks=5, scripts={1: prog}) as m:
+        m.run()
+        assert m.hero(1).hero_class == 4   # picked in the draft: picks(0) + picks(1)
+        status = m.script_status(1)
+        assert not status.disabled, status.error
+        lines = m.script_log(1).splitlines()
+        assert lines[0] == "2 -1 4.00000 1.00000"
+        fields = lines[1].split()
+        assert fields[:2] == ["58", "116"] and -1 < float(fields[2]) < 1   # the centre-based X back to the tile
+        assert lines[2] == "0 0 12"   # the own god is not alive before it is exposed; W is a strike (0); two blobs
+
+
+@pytest.mark.parametrize("source, line, col, reason", [
+    # the first error in source order, whichever part of the compiler finds it
+    ("x = 1 +\nsub f()\n  y = nothere(1)\nend sub\n", 1, 8, "expected a value"),
+    ("sub f()\n  y = nothere(1)\nend sub\nx = 1 +\n", 2, 7, "unknown array or function 'nothere'"),
+    ("x = (1\ny$ = 2\n", 1, 7, "expected ')'"),
+    ("DATA w = 1, 2\nw(1) = 3\n", 2, 1, "read-only DATA table"),
+    ("read x\n", 1, 1, "'read' is not supported"),
+    ("x = self.hp\n", 1, 5, "record fields are not supported"),
+    # the original's neural-network calls, and the arrays they return
+    ("state = blobCreate()\nres = nn_richard(\"w.bin\", state, 0)\n", 2, 7, "neural-network call"),
+    ("sub choose()\n  best = scores(0)\nend sub\nscores = my_nn(1)\n", 2, 10, "holds the result of my_nn (line 4)"),
+])
+def test_original_dialect_errors(source, line, col, reason):
+    with pytest.raises(BasicSyntaxError) as err:
+        compile(source, name="o.bas")
+    e = err.value
+    assert (e.lineno, e.column) == (line, col), str(e)
+    assert reason in e.reason
+
+
+def test_a_script_that_cannot_draft_first_runs_with_its_hero():
+    """No draftHero: not run in the draft, so selfMaxHp is never 0 (the original's
+    players/neural.bas divides by it on its first line)."""
+    prog = compile("n = n + 1\nf = selfHp * 10 / selfMaxHp\nif n = 1 then print worldTick; \" \"; selfMaxHp > 0\n",
+                   name="early.bas")
+    with Match(seed=4, max_ticks=6, scripts={"red": prog, "blue": prog}) as m:
+        m.run()
+        for seat in range(10):
+            status = m.script_status(seat)
+            assert not status.disabled and status.decisions == 6, status.error
+            assert m.script_log(seat) == "1 -1\n"

@@ -187,6 +187,10 @@ struct GotaBasicProgram {
     int32_t source_bytes;
     char *source;                      /* a copy of the source: replay files carry it (gota_basic_source) */
     int16_t host_cost[256];            /* work cost by host function id */
+    BasicValue *init;                  /* initial cells (DATA tables), NULL: all zero */
+    uint8_t readonly[BASIC_MAX_ARRAYS];   /* DATA tables */
+    int32_t blob_cell;                 /* hidden global counting blobCreate handles, -1 none */
+    int32_t uses_draft;                /* calls draftHero: runs at its draft turn (basic_host.c) */
 };
 typedef struct GotaBasicProgram BasicProgram;
 
@@ -221,6 +225,7 @@ typedef struct BasicVM {
 /* ---- basic_lex.c ----------------------------------------------------------- */
 enum {
     T_EOF = 0, T_NL, T_COLON, T_INT, T_FIXED, T_STR, T_IDENT,
+    T_ERROR,       /* a lexical error (value: LEX_*), reported when the parser reaches it */
     T_PLUS, T_MINUS, T_STAR, T_SLASH, T_BSLASH, T_CARET,
     T_EQ, T_NE, T_LT, T_LE, T_GT, T_GE, T_LP, T_RP, T_COMMA, T_SEMI,
     /* keywords */
@@ -229,9 +234,16 @@ enum {
     K_EXIT, K_SUB, K_CALL, K_RETURN, K_DIM, K_LET, K_PRINT, K_DO, K_LOOP, K_UNTIL,
     K_SELECT, K_CASE, K_IS, K_STOP,
     /* reserved, not supported: a clear error */
-    K_GOTO, K_GOSUB, K_ON, K_TYPE, K_AS, K_FUNCTION, K_DEF, K_INPUT, K_DATA, K_READ, K_RESTORE,
+    K_GOTO, K_GOSUB, K_ON,
     T_KINDS
 };
+
+/* T_ERROR kinds. Words the original's dialect does not reserve (data, restore,
+ * read, input, type, as, function, def) are plain names; the compiler gives
+ * them their statement meaning by context (`DATA name = ...`) or a clear error
+ * (`read x`). */
+enum { LEX_STRING_VAR = 1, LEX_LONG_NAME, LEX_LONG_NUMBER, LEX_DECIMAL_RANGE, LEX_INT_RANGE, LEX_UNTERMINATED,
+       LEX_BAD_CHAR, LEX_FIELD };
 
 typedef struct {
     uint8_t type;
@@ -241,10 +253,15 @@ typedef struct {
 } BasicToken;
 
 /* Tokenize the whole source. 0 and *out (malloc'd, ends with T_EOF), or -1
- * with "line:col: message" in err. */
+ * with the message in err and its line and column (binary data, out of
+ * memory). Other lexical errors become T_ERROR tokens, so the compiler
+ * reports the first error in source order. A lone `_` ending a line
+ * (spaces and a comment may follow) continues the statement on the next. */
 int basic_lex(const char *src, int32_t len, BasicToken **out, int32_t *count, char *err, size_t errcap,
               int32_t *err_line, int32_t *err_col);
 const char *basic_token_name(int type);
+/* The message of a T_ERROR token. */
+void basic_lex_message(const char *src, const BasicToken *t, char *out, size_t cap);
 
 /* ---- basic_compile.c ------------------------------------------------------- */
 /* Compile; GOTA_OK and *out (refs 1), or GOTA_ERR_RANGE with
@@ -291,7 +308,8 @@ extern const BasicHostTable GOTA_BASIC_HOST;
 /* One decision of a script seat (bot phase). */
 void script_decide(struct GotaMatch *m, int seat);
 /* The seat's draft turn: up to 20 decisions with drafting = 1; the class it
- * picked (free in cls[]), or -1. */
+ * picked (free in cls[]), or -1. A program that never calls draftHero is not
+ * run in the draft: its first decision is at tick 0, with its hero spawned. */
 int script_draft(struct GotaMatch *m, int seat, const int cls[10]);
 /* At reset, before the draft: fresh VMs, empty views. */
 void scripts_reset(struct GotaMatch *m);

@@ -3,11 +3,17 @@
  *
  * Passes over the token array of basic_lex:
  *   1. declarations: every `sub name(params) ... end sub` (its token range and
- *      parameters) and every top-level `dim name(bound), ...`, so calls and
- *      arrays may appear before their definitions;
+ *      parameters), every top-level `dim name(bound), ...` and every DATA
+ *      table (`DATA name [AS int32|fixed32] = 1, -0.5, ...`: a read-only
+ *      array with those values), so calls and arrays may appear before their
+ *      definitions;
  *   2. the subs, one routine each (routine 1..), then the main program
  *      (routine 0): the top-level statements in source order, skipping the
- *      sub definitions and the dims.
+ *      sub definitions, the dims and the DATA tables.
+ * Each declaration and each routine is compiled under its own error handler:
+ * an error ends that unit, the others still compile, and the error reported
+ * is the first one in source order (by line and column), whichever pass
+ * found it.
  * Code generation is single pass per routine, recursive descent, with forward
  * jumps patched through chains. Every jump target and the fall-through of
  * every conditional jump starts with an OP_METER that charges the counted
@@ -16,7 +22,11 @@
  * variables, host values) and meters; fused ops count as what they replace,
  * so limits do not depend on the peephole fusion done while emitting
  * (constant folding, compare-and-branch, loads, increments, host calls).
- * Errors longjmp back to basic_compile with "name:line:col: message".
+ * Errors longjmp back to the unit's handler with "name:line:col: message".
+ *
+ * The original's neural-network calls (nn_richard, nn_david, andre_nn, ...:
+ * float32 networks whose weights come from the policy's ZIP package) are
+ * refused by name at compile time, as is the use of the arrays they return.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -40,6 +50,7 @@ typedef struct {
     int32_t first, end;    /* token range of the whole definition (sub .. end sub inclusive) */
     int32_t body;          /* first token of the body */
     int32_t params;
+    int32_t broken;        /* its header failed: not compiled, calls not checked */
     char param[BASIC_MAX_PARAMS][BASIC_MAX_IDENT + 1];
 } SubDecl;
 
@@ -56,9 +67,14 @@ typedef struct {
     const BasicHostTable *host;
     BasicToken *tok;
     int32_t ntok, p;
-    jmp_buf fail;
+    jmp_buf *jump;         /* the current unit's error handler */
     char *err;
     size_t errcap;
+    /* the unit's error (errorf) and the first error in source order */
+    char msg[400];
+    int32_t msg_line, msg_col;
+    int32_t have_err, err_line, err_col;
+    char first_err[400];
     /* output */
     BasicProgram *prog;
     BasicIns *code;
@@ -73,8 +89,12 @@ typedef struct {
     char (*names)[BASIC_MAX_IDENT + 1];   /* globals then arrays */
     SubDecl *subs;
     int32_t sub_n;
-    int32_t dim_tokens[BASIC_MAX_ARRAYS * 2 + 64];   /* token ranges of top-level dims, pairs */
+    int32_t dim_tokens[BASIC_MAX_ARRAYS * 2 + 64];   /* token ranges of top-level dims and DATA, pairs */
     int32_t dim_n;
+    BasicValue *init;      /* initial array cells (DATA tables), NULL without */
+    uint8_t readonly[BASIC_MAX_ARRAYS];
+    int32_t blob_cell;     /* the hidden global counting blobCreate handles, -1 none */
+    int32_t uses_draft;    /* the program calls draftHero */
     /* the routine being compiled */
     int32_t routine;       /* 0 main */
     const SubDecl *sub;    /* NULL for main */
@@ -92,24 +112,61 @@ typedef struct {
 
 static void errorf(Compiler *c, const BasicToken *t, const char *fmt, ...)
 {
-    char msg[384];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    vsnprintf(c->msg, sizeof c->msg, fmt, ap);
     va_end(ap);
-    if (c->err && c->errcap) snprintf(c->err, c->errcap, "%s:%d:%d: %s", c->name, t ? t->line : 1, t ? t->col : 1, msg);
-    longjmp(c->fail, 1);
+    c->msg_line = t ? t->line : 1;
+    c->msg_col = t ? t->col : 1;
+    longjmp(*c->jump, 1);
+}
+
+/* Keep the unit's error if it is the first in source order. */
+static void record_error(Compiler *c)
+{
+    if (c->have_err && (c->msg_line > c->err_line || (c->msg_line == c->err_line && c->msg_col >= c->err_col))) return;
+    c->have_err = 1;
+    c->err_line = c->msg_line;
+    c->err_col = c->msg_col;
+    snprintf(c->first_err, sizeof c->first_err, "%s", c->msg);
 }
 
 /* ---- tokens ---------------------------------------------------------------- */
-static const BasicToken *peek(const Compiler *c) { return &c->tok[c->p]; }
-static const BasicToken *peek2(const Compiler *c) { return &c->tok[c->p + 1 < c->ntok ? c->p + 1 : c->p]; }
-static int at(const Compiler *c, int type) { return c->tok[c->p].type == type; }
-static const BasicToken *next(Compiler *c)
+/* A lexical error is reported when the parser reaches it: everything before
+ * it compiled, so it is the first error of its unit. */
+static void lex_fail(Compiler *c, const BasicToken *t)
+{
+    char buf[320];
+    basic_lex_message(c->src, t, buf, sizeof buf);
+    errorf(c, t, "%s", buf);
+}
+
+static const BasicToken *peek(Compiler *c)
 {
     const BasicToken *t = &c->tok[c->p];
+    if (t->type == T_ERROR) lex_fail(c, t);
+    return t;
+}
+static const BasicToken *peek2(const Compiler *c) { return &c->tok[c->p + 1 < c->ntok ? c->p + 1 : c->p]; }
+static int at(Compiler *c, int type) { return peek(c)->type == type; }
+static const BasicToken *next(Compiler *c)
+{
+    const BasicToken *t = peek(c);
     if (t->type != T_EOF) c->p++;
     return t;
+}
+
+/* The token is the plain name `word` (lower case). */
+static int is_word(const Compiler *c, const BasicToken *t, const char *word)
+{
+    if (t->type != T_IDENT) return 0;
+    int32_t n = (int32_t)strlen(word);
+    if (t->len != n) return 0;
+    for (int32_t i = 0; i < n; i++) {
+        char ch = c->src[t->start + i];
+        if ((ch >= 'A' && ch <= 'Z' ? ch + 32 : ch) != word[i]) return 0;
+    }
+    return 1;
 }
 
 /* What a token looks like in a message: its text, or its kind. */
@@ -127,7 +184,8 @@ static const char *describe(const Compiler *c, const BasicToken *t, char *buf, s
 static void expected(Compiler *c, const char *what)
 {
     char buf[64];
-    errorf(c, peek(c), "expected %s, found %s", what, describe(c, peek(c), buf, sizeof buf));
+    const BasicToken *t = peek(c);
+    errorf(c, t, "expected %s, found %s", what, describe(c, t, buf, sizeof buf));
 }
 
 static const BasicToken *expect(Compiler *c, int type, const char *what)
@@ -147,7 +205,71 @@ static const char *ident_name(Compiler *c, const BasicToken *t)
     return c->lname;
 }
 
-static int end_of_statement(const Compiler *c)
+/* A name token in lower case into buf. */
+static const char *token_name(const Compiler *c, const BasicToken *t, char *buf)
+{
+    int n = t->len <= BASIC_MAX_IDENT ? t->len : BASIC_MAX_IDENT;
+    for (int i = 0; i < n; i++) {
+        char ch = c->src[t->start + i];
+        buf[i] = (char)(ch >= 'A' && ch <= 'Z' ? ch + 32 : ch);
+    }
+    buf[n] = 0;
+    return buf;
+}
+
+static int statement_start(const Compiler *c, int32_t i)
+{
+    return i == 0 || c->tok[i - 1].type == T_NL || c->tok[i - 1].type == T_COLON;
+}
+
+/* The original's neural-network calls: its networks (nn_richard, nn_david,
+ * andre_nn, ...) and its neural seats' functions. */
+static int neural_name(const char *name)
+{
+    static const char *const SEAT[] = {"run_neural_net", "neuralobservation", "neurallogits", "neuralstate",
+                                       "neuralmodel", "gota_act"};
+    size_t n = strlen(name);
+    if (n > 3 && (strncmp(name, "nn_", 3) == 0 || strcmp(name + n - 3, "_nn") == 0)) return 1;
+    for (size_t k = 0; k < sizeof SEAT / sizeof SEAT[0]; k++)
+        if (strcmp(name, SEAT[k]) == 0) return 1;
+    return 0;
+}
+
+static void neural_fail(Compiler *c, const BasicToken *t, const char *name)
+{
+    errorf(c, t, "'%s' is a neural-network call of the original (a float32 network whose weights come from the "
+           "policy's ZIP package); gota-arena's script VM has no floating point and loads no files, so "
+           "neural-network calls are not supported (a trained network plays here as a Python policy)", name);
+}
+
+/* `name = f(...)` somewhere in the source with f a neural-network call: f's token, else NULL. */
+static const BasicToken *neural_source(const Compiler *c, const char *name)
+{
+    char a[BASIC_MAX_IDENT + 1], b[BASIC_MAX_IDENT + 1];
+    for (int32_t i = 0; i + 3 < c->ntok; i++) {
+        const BasicToken *t = &c->tok[i];
+        if (t->type != T_IDENT || !statement_start(c, i) || c->tok[i + 1].type != T_EQ ||
+            c->tok[i + 2].type != T_IDENT || c->tok[i + 3].type != T_LP)
+            continue;
+        if (strcmp(token_name(c, t, a), name) == 0 && neural_name(token_name(c, &c->tok[i + 2], b))) return &c->tok[i + 2];
+    }
+    return NULL;
+}
+
+/* `name(...)` names no array, sub or function: say why as well as we can. */
+static void unknown_call(Compiler *c, const BasicToken *t, const char *name, const char *what)
+{
+    char fname[BASIC_MAX_IDENT + 1];
+    if (neural_name(name)) neural_fail(c, t, name);
+    const BasicToken *src = neural_source(c, name);
+    if (src)
+        errorf(c, t, "'%s' is indexed like an array, but it holds the result of %s (line %d), a neural-network call "
+               "of the original that returns an array; neural-network calls are not supported in gota-arena",
+               name, token_name(c, src, fname), src->line);
+    errorf(c, t, "unknown %s '%s' (arrays need a top-level 'dim %s(n)' or 'DATA %s = ...')", what, name, name, name);
+}
+
+static int end_of_statement(Compiler *c)
 {
     int t = peek(c)->type;
     return t == T_NL || t == T_COLON || t == T_EOF || (c->single_line && t == K_ELSE);
@@ -212,6 +334,15 @@ static int32_t global_of(Compiler *c, const BasicToken *t, const char *name)
     s = sym_add(c, name, S_GLOBAL);
     s->index = c->globals++;
     return s->index;
+}
+
+/* blobCreate/blobClear count their handles in a hidden global of the program;
+ * a program that calls draftHero takes part in the draft. */
+static void note_host_call(Compiler *c, const BasicToken *t, const char *name)
+{
+    if (c->blob_cell < 0 && (!strcmp(name, "blobcreate") || !strcmp(name, "blobclear")))
+        c->blob_cell = global_of(c, t, "(blobs)");
+    if (!strcmp(name, "drafthero")) c->uses_draft = 1;
 }
 
 /* ---- emitting -------------------------------------------------------------- */
@@ -546,6 +677,7 @@ static void primary(Compiler *c)
         char fname[BASIC_MAX_IDENT + 1];
         snprintf(fname, sizeof fname, "%s", name);
         if (!at(c, T_LP)) errorf(c, t, "'%s' is a host function: call it as %s(...)", fname, fname);
+        note_host_call(c, t, fname);
         call_args(c, t, fname, s->argc, "function");
         set_pos(c, t);
         emit_host(c, s->argc, s->index);
@@ -562,7 +694,7 @@ static void primary(Compiler *c)
         return;
     }
     if (s && s->kind == S_SUB) errorf(c, t, "sub '%s' does not return a value; call it as a statement", name);
-    if (at(c, T_LP)) errorf(c, t, "unknown array or function '%s' (arrays need a top-level 'dim %s(n)')", name, name);
+    if (at(c, T_LP)) unknown_call(c, t, name, "array or function");
     emit_loadg(c, global_of(c, t, name));
 }
 
@@ -696,6 +828,9 @@ static void assignment(Compiler *c, const BasicToken *t)
     snprintf(name, sizeof name, "%s", ident_name(c, t));
     Sym *s = param_index(c, name) < 0 ? sym_find(c, name) : NULL;
     if (s && s->kind == S_ARRAY) {
+        if (c->readonly[s->index])
+            errorf(c, t, "cannot assign to '%s': it is a read-only DATA table (copy it into a dim array to change it)",
+                   name);
         if (!at(c, T_LP)) errorf(c, t, "'%s' is an array: assign an element, %s(i) = ...", name, name);
         next(c);
         expr(c);
@@ -716,10 +851,44 @@ static void sub_call(Compiler *c, const BasicToken *t, const Sym *s)
 {
     const SubDecl *d = &c->subs[s->index - 1];
     int32_t before = c->depth;
+    if (d->broken) {   /* its header's error is reported; accept the call as written */
+        if (at(c, T_LP)) {
+            next(c);
+            while (!at(c, T_RP) && !end_of_statement(c)) {
+                expr(c);
+                if (!at(c, T_COMMA)) break;
+                next(c);
+            }
+            expect(c, T_RP, "')' after the arguments");
+        }
+        c->depth = before;
+        return;
+    }
     call_args(c, t, c->prog->routine[s->index].name, d->params, "sub");
     set_pos(c, t);
     emit(c, OP_CALL, 0, s->index);
     c->depth = before;
+}
+
+/* Words that are statements in other dialects but plain names in GotA BASIC,
+ * as the original's: a statement meaning only where no assignment follows. */
+static void statement_word(Compiler *c, const BasicToken *t, const char *name)
+{
+    int k = peek(c)->type;
+    if (k == T_EQ || k == T_LP) return;
+    if (!strcmp(name, "data") && k == T_IDENT) {
+        if (c->routine == 0 && c->block_depth == 0)
+            errorf(c, t, "a DATA table is 'DATA name [AS int32|fixed32] = value, value, ...'");
+        errorf(c, t, "DATA tables are allowed only at the top level, outside subs and blocks");
+    }
+    if (!strcmp(name, "type"))
+        errorf(c, t, "records ('type ... end type') are not supported in GotA BASIC; use arrays and variables");
+    if (!strcmp(name, "read") || !strcmp(name, "restore"))
+        errorf(c, t, "'%s' is not supported in GotA BASIC: a DATA table is a named array; index it as name(i)", name);
+    if (!strcmp(name, "input")) errorf(c, t, "'input' is not supported: scripts read the game through host values");
+    if (!strcmp(name, "function") || !strcmp(name, "def"))
+        errorf(c, t, "'%s' is not supported in GotA BASIC: write a sub ('sub name(args) ... end sub') that sets a "
+               "global variable", name);
 }
 
 static void ident_statement(Compiler *c)
@@ -731,6 +900,12 @@ static void ident_statement(Compiler *c)
         return;
     }
     Sym *s = sym_find(c, name);
+    if (!s || s->kind == S_GLOBAL) {
+        char word[BASIC_MAX_IDENT + 1];
+        snprintf(word, sizeof word, "%s", name);
+        statement_word(c, t, word);
+        name = ident_name(c, t);
+    }
     if (s && s->kind == S_SUB) {
         sub_call(c, t, s);
         return;
@@ -739,13 +914,14 @@ static void ident_statement(Compiler *c)
         char fname[BASIC_MAX_IDENT + 1];
         snprintf(fname, sizeof fname, "%s", name);
         if (at(c, T_EQ)) errorf(c, t, "cannot assign to '%s': it is a host function", fname);
+        note_host_call(c, t, fname);
         call_args(c, t, fname, s->argc, "function");
         set_pos(c, t);
         emit_host(c, s->argc, s->index);
         emit(c, OP_POP, 0, 0);
         return;
     }
-    if (!s && at(c, T_LP)) errorf(c, t, "unknown sub or array '%s' (arrays need a top-level 'dim %s(n)')", name, name);
+    if (!s && at(c, T_LP)) unknown_call(c, t, name, "sub or array");
     assignment(c, t);
 }
 
@@ -1151,8 +1327,7 @@ static void statement(Compiler *c)
         break;
     case K_DIM: errorf(c, t, "'dim' is allowed only at the top level, outside subs"); break;
     case K_SUB: errorf(c, t, "a sub cannot be defined inside another sub or block"); break;
-    case K_GOTO: case K_GOSUB: case K_ON: case K_TYPE: case K_FUNCTION: case K_DEF: case K_INPUT: case K_DATA:
-    case K_READ: case K_RESTORE: case K_AS:
+    case K_GOTO: case K_GOSUB: case K_ON:
         errorf(c, t, "%s is not supported in GotA BASIC (docs/basic.md lists the statements)",
                describe(c, t, buf, sizeof buf));
         break;
@@ -1186,10 +1361,6 @@ static void statements(Compiler *c)
 }
 
 /* ---- declarations ---------------------------------------------------------- */
-static int statement_start(const Compiler *c, int32_t i)
-{
-    return i == 0 || c->tok[i - 1].type == T_NL || c->tok[i - 1].type == T_COLON;
-}
 
 static void declare_host(Compiler *c)
 {
@@ -1208,99 +1379,255 @@ static void declare_name_free(Compiler *c, const BasicToken *t, const char *name
     if (s) errorf(c, t, "'%s' is already %s", name, kind_text(s->kind));
 }
 
+/* An array name of a dim or DATA statement: declared at once (a later error
+ * in the statement leaves it declared, so its uses do not report it unknown). */
+static int32_t declare_array(Compiler *c, const BasicToken *nt, const char *name)
+{
+    declare_name_free(c, nt, name);
+    if (c->arrays >= BASIC_MAX_ARRAYS) errorf(c, nt, "too many arrays: at most %d", BASIC_MAX_ARRAYS);
+    Sym *s = sym_add(c, name, S_ARRAY);
+    s->index = c->arrays;
+    c->prog->array_base[c->arrays] = c->cells;   /* relative to the arrays; fixed up later */
+    c->prog->array_len[c->arrays] = 0;
+    snprintf(c->names[BASIC_MAX_GLOBALS + c->arrays], BASIC_MAX_IDENT + 1, "%s", name);
+    return c->arrays++;
+}
+
+static void array_cells(Compiler *c, int32_t arr, const BasicToken *t, const char *name, int64_t len)
+{
+    if (len + c->cells > BASIC_MAX_ELEMENTS)
+        errorf(c, t, "arrays too large: at most %d elements in all ('%s' needs %lld more)", BASIC_MAX_ELEMENTS, name,
+               (long long)len);
+    c->prog->array_len[arr] = (int32_t)len;
+    c->cells += (int32_t)len;
+}
+
+static void end_declaration(Compiler *c, const BasicToken *first, const char *what)
+{
+    if (!at(c, T_NL) && !at(c, T_COLON) && !at(c, T_EOF)) expected(c, what);
+    if (c->dim_n + 2 > (int32_t)(sizeof c->dim_tokens / sizeof c->dim_tokens[0]))
+        errorf(c, first, "too many dim and DATA statements");
+    c->dim_tokens[c->dim_n++] = (int32_t)(first - c->tok);
+    c->dim_tokens[c->dim_n++] = c->p;
+}
+
+/* dim name(bound)[, name2(bound2) ...], the tokens from `dim` at c->p */
+static void declare_dim(Compiler *c)
+{
+    const BasicToken *first = next(c);
+    for (;;) {
+        const BasicToken *nt = expect(c, T_IDENT, "an array name after 'dim'");
+        char name[BASIC_MAX_IDENT + 1];
+        snprintf(name, sizeof name, "%s", ident_name(c, nt));
+        int32_t arr = declare_array(c, nt, name);
+        expect(c, T_LP, "'(' and the upper bound after the array name");
+        const BasicToken *bt = peek(c);
+        if (bt->type != T_INT) expected(c, "an integer upper bound (arrays have literal bounds)");
+        next(c);
+        expect(c, T_RP, "')' after the upper bound");
+        if (is_word(c, peek(c), "as")) errorf(c, peek(c), "'dim ... as' (records) is not supported in GotA BASIC");
+        array_cells(c, arr, bt, name, (int64_t)bt->value + 1);
+        if (!at(c, T_COMMA)) break;
+        next(c);
+    }
+    end_declaration(c, first, "',' or the end of the dim statement");
+}
+
+/* DATA name [AS type] = value, value, ... (the original's typed DATA tables): a
+ * read-only array of signed number literals. Without a type each value keeps
+ * its kind; int32 (integer, long) takes integers (a decimal must be a whole
+ * number); fixed32 (fixed, single, double) makes every value a decimal. */
+static void declare_data(Compiler *c)
+{
+    const BasicToken *first = next(c);
+    const BasicToken *nt = expect(c, T_IDENT, "a table name after 'DATA'");
+    char name[BASIC_MAX_IDENT + 1];
+    snprintf(name, sizeof name, "%s", ident_name(c, nt));
+    int32_t arr = declare_array(c, nt, name);
+    c->readonly[arr] = 1;
+    int type = 0;   /* 0 as written, 1 int32, 2 fixed32 */
+    if (is_word(c, peek(c), "as")) {
+        next(c);
+        const BasicToken *tt = expect(c, T_IDENT, "a type after 'as' (int32 or fixed32)");
+        char tn[BASIC_MAX_IDENT + 1];
+        token_name(c, tt, tn);
+        if (!strcmp(tn, "int32") || !strcmp(tn, "integer") || !strcmp(tn, "long")) type = 1;
+        else if (!strcmp(tn, "fixed32") || !strcmp(tn, "fixed") || !strcmp(tn, "single") || !strcmp(tn, "double"))
+            type = 2;
+        else if (strcmp(tn, "number") != 0)
+            errorf(c, tt, "unknown DATA type '%s': use int32 (integers) or fixed32 (Q16.16 decimals)", tn);
+    }
+    expect(c, T_EQ, "'=' and the values after the DATA table's name");
+    int32_t n = 0;
+    for (;;) {
+        const BasicToken *st = peek(c);
+        int neg = 0;
+        if (st->type == T_MINUS || st->type == T_PLUS) {
+            neg = st->type == T_MINUS;
+            next(c);
+        }
+        const BasicToken *vt = peek(c);
+        if (vt->type != T_INT && vt->type != T_FIXED) expected(c, "a number (DATA values are number literals)");
+        next(c);
+        BasicValue v = {vt->value, vt->type == T_FIXED};
+        if (neg) {
+            if (v.fx || v.v != 0) v.v = -v.v;   /* the literal's magnitude fits; -2147483648 is not a literal */
+        }
+        if (type == 1 && v.fx) {
+            int32_t iv;
+            if (basic_to_int(v, &iv) != BASIC_OK)
+                errorf(c, vt, "DATA %s is int32: %.*s is not a whole number", name, vt->len, c->src + vt->start);
+            v = (BasicValue){iv, 0};
+        }
+        if (type == 2 && !v.fx) {
+            if (v.v < -32768 || v.v > 32767)
+                errorf(c, vt, "DATA %s is fixed32: %s%.*s does not fit a decimal (-32768 .. 32767)", name, neg ? "-" : "",
+                       vt->len, c->src + vt->start);
+            v = (BasicValue){v.v * BASIC_FX_ONE, 1};
+        }
+        if (c->cells + n + 1 > BASIC_MAX_ELEMENTS)
+            errorf(c, vt, "arrays too large: at most %d elements in all (DATA %s)", BASIC_MAX_ELEMENTS, name);
+        if (!c->init && !(c->init = calloc(BASIC_MAX_ELEMENTS, sizeof *c->init))) errorf(c, vt, "out of memory");
+        c->init[c->cells + n] = v;
+        n++;
+        if (!at(c, T_COMMA)) break;
+        next(c);
+    }
+    array_cells(c, arr, nt, name, n);
+    end_declaration(c, first, "',' and another value, or the end of the DATA statement");
+}
+
+/* sub name(params): its header at token i; registers the sub, body at c->p */
+static void declare_sub(Compiler *c, int32_t i)
+{
+    if (c->sub_n + 1 >= BASIC_MAX_ROUTINES)
+        errorf(c, &c->tok[i], "too many subs: at most %d routines, the main program included", BASIC_MAX_ROUTINES);
+    SubDecl *d = &c->subs[c->sub_n];
+    memset(d, 0, sizeof *d);
+    d->first = i;
+    d->broken = 1;
+    c->p = i + 1;
+    const BasicToken *nt = expect(c, T_IDENT, "a name after 'sub'");
+    char name[BASIC_MAX_IDENT + 1];
+    snprintf(name, sizeof name, "%s", ident_name(c, nt));
+    declare_name_free(c, nt, name);
+    Sym *s = sym_add(c, name, S_SUB);
+    s->index = c->sub_n + 1;
+    snprintf(c->prog->routine[c->sub_n + 1].name, BASIC_MAX_IDENT + 1, "%s", name);
+    c->sub_n++;
+    if (at(c, T_LP)) {
+        next(c);
+        while (!at(c, T_RP)) {
+            const BasicToken *pt = expect(c, T_IDENT, "a parameter name");
+            const char *pn = ident_name(c, pt);
+            Sym *ps = sym_find(c, pn);
+            if (ps && ps->kind != S_GLOBAL && ps->kind != S_NONE)
+                errorf(c, pt, "parameter '%s' is already %s", pn, kind_text(ps->kind));
+            for (int k = 0; k < d->params; k++)
+                if (strcmp(d->param[k], pn) == 0) errorf(c, pt, "parameter '%s' appears twice", pn);
+            if (d->params >= BASIC_MAX_PARAMS) errorf(c, pt, "too many parameters: at most %d per sub", BASIC_MAX_PARAMS);
+            snprintf(d->param[d->params++], BASIC_MAX_IDENT + 1, "%s", pn);
+            if (!at(c, T_COMMA)) break;
+            next(c);
+        }
+        expect(c, T_RP, "')' after the parameters");
+    }
+    if (!at(c, T_NL) && !at(c, T_EOF)) expected(c, "the end of the line after the sub header");
+    d->body = c->p;
+    d->broken = 0;
+    c->prog->routine[c->sub_n].params = d->params;
+}
+
+/* A DATA statement starts at token i: `data name =` or `data name as`. */
+static int data_statement(const Compiler *c, int32_t i)
+{
+    return i + 2 < c->ntok && is_word(c, &c->tok[i], "data") && c->tok[i + 1].type == T_IDENT &&
+           (c->tok[i + 2].type == T_EQ || is_word(c, &c->tok[i + 2], "as"));
+}
+
+enum { UNIT_SUB, UNIT_DIM, UNIT_DATA };
+
+/* One declaration under its own error handler: 1 when it compiled. */
+static int declare_unit(Compiler *c, int kind, int32_t i)
+{
+    jmp_buf here, *outer = c->jump;
+    c->jump = &here;
+    if (setjmp(here)) {
+        c->jump = outer;
+        record_error(c);
+        return 0;
+    }
+    c->p = i;
+    if (kind == UNIT_SUB) declare_sub(c, i);
+    else if (kind == UNIT_DIM) declare_dim(c);
+    else declare_data(c);
+    c->jump = outer;
+    return 1;
+}
+
+/* The end of the statement that starts at token i. */
+static int32_t statement_end(const Compiler *c, int32_t i)
+{
+    while (i < c->ntok && c->tok[i].type != T_NL && c->tok[i].type != T_COLON && c->tok[i].type != T_EOF) i++;
+    return i;
+}
+
 static void declare_subs_and_dims(Compiler *c)
 {
     int32_t in_sub = -1;
     for (int32_t i = 0; i < c->ntok; i++) {
         const BasicToken *t = &c->tok[i];
         if (!statement_start(c, i)) continue;
-        if (t->type == K_SUB && in_sub >= 0) errorf(c, t, "a sub cannot be defined inside another sub");
-        if (t->type == K_SUB && in_sub < 0) {
-            if (c->sub_n + 1 >= BASIC_MAX_ROUTINES)
-                errorf(c, t, "too many subs: at most %d routines, the main program included", BASIC_MAX_ROUTINES);
-            SubDecl *d = &c->subs[c->sub_n];
-            memset(d, 0, sizeof *d);
-            d->first = i;
-            c->p = i + 1;
-            const BasicToken *nt = expect(c, T_IDENT, "a name after 'sub'");
-            char name[BASIC_MAX_IDENT + 1];
-            snprintf(name, sizeof name, "%s", ident_name(c, nt));
-            declare_name_free(c, nt, name);
-            if (at(c, T_LP)) {
-                next(c);
-                while (!at(c, T_RP)) {
-                    const BasicToken *pt = expect(c, T_IDENT, "a parameter name");
-                    const char *pn = ident_name(c, pt);
-                    Sym *ps = sym_find(c, pn);
-                    if (ps && ps->kind != S_GLOBAL && ps->kind != S_NONE)
-                        errorf(c, pt, "parameter '%s' is already %s", pn, kind_text(ps->kind));
-                    for (int k = 0; k < d->params; k++)
-                        if (strcmp(d->param[k], pn) == 0) errorf(c, pt, "parameter '%s' appears twice", pn);
-                    if (d->params >= BASIC_MAX_PARAMS)
-                        errorf(c, pt, "too many parameters: at most %d per sub", BASIC_MAX_PARAMS);
-                    snprintf(d->param[d->params++], BASIC_MAX_IDENT + 1, "%s", pn);
-                    if (!at(c, T_COMMA)) break;
-                    next(c);
-                }
-                expect(c, T_RP, "')' after the parameters");
-            }
-            if (!at(c, T_NL) && !at(c, T_EOF)) expected(c, "the end of the line after the sub header");
-            d->body = c->p;
-            Sym *s = sym_add(c, name, S_SUB);
-            s->index = c->sub_n + 1;
-            snprintf(c->prog->routine[c->sub_n + 1].name, BASIC_MAX_IDENT + 1, "%s", name);
-            c->prog->routine[c->sub_n + 1].params = d->params;
-            c->sub_n++;
+        if (t->type == K_SUB && in_sub >= 0) {
+            c->msg_line = t->line;
+            c->msg_col = t->col;
+            snprintf(c->msg, sizeof c->msg, "a sub cannot be defined inside another sub");
+            record_error(c);
+            continue;
+        }
+        if (t->type == K_SUB) {
+            int32_t before = c->sub_n;
+            int ok = declare_unit(c, UNIT_SUB, i);
+            if (c->sub_n == before) continue;   /* no name: its body is compiled as main code */
             in_sub = c->sub_n - 1;
-            i = c->p - 1;
+            if (ok) i = c->p - 1;
             continue;
         }
         if (t->type == K_END && i + 1 < c->ntok && c->tok[i + 1].type == K_SUB) {
-            if (in_sub < 0) errorf(c, t, "'end sub' without a matching 'sub'");
-            c->subs[in_sub].end = i + 2;
-            in_sub = -1;
+            if (in_sub < 0) {
+                c->msg_line = t->line;
+                c->msg_col = t->col;
+                snprintf(c->msg, sizeof c->msg, "'end sub' without a matching 'sub'");
+                record_error(c);
+            } else {
+                c->subs[in_sub].end = i + 2;
+                in_sub = -1;
+            }
             i++;
             continue;
         }
-        if (t->type == K_DIM && in_sub < 0) {
-            c->p = i + 1;
-            for (;;) {
-                const BasicToken *nt = expect(c, T_IDENT, "an array name after 'dim'");
-                char name[BASIC_MAX_IDENT + 1];
-                snprintf(name, sizeof name, "%s", ident_name(c, nt));
-                declare_name_free(c, nt, name);
-                expect(c, T_LP, "'(' and the upper bound after the array name");
-                const BasicToken *bt = peek(c);
-                if (bt->type != T_INT) expected(c, "an integer upper bound (arrays have literal bounds)");
-                next(c);
-                expect(c, T_RP, "')' after the upper bound");
-                if (at(c, K_AS)) errorf(c, peek(c), "'dim ... as' (records) is not supported in GotA BASIC");
-                int64_t len = (int64_t)bt->value + 1;
-                if (c->arrays >= BASIC_MAX_ARRAYS) errorf(c, nt, "too many arrays: at most %d", BASIC_MAX_ARRAYS);
-                if (len + c->cells > BASIC_MAX_ELEMENTS)
-                    errorf(c, bt, "arrays too large: at most %d elements in all (dim %s(%d) needs %lld more)",
-                           BASIC_MAX_ELEMENTS, name, bt->value, (long long)len);
-                Sym *s = sym_add(c, name, S_ARRAY);
-                s->index = c->arrays;
-                c->prog->array_base[c->arrays] = c->cells;   /* relative to the arrays; fixed up later */
-                c->prog->array_len[c->arrays] = (int32_t)len;
-                snprintf(c->names[BASIC_MAX_GLOBALS + c->arrays], BASIC_MAX_IDENT + 1, "%s", name);
-                c->arrays++;
-                c->cells += (int32_t)len;
-                if (!at(c, T_COMMA)) break;
-                next(c);
-            }
-            if (!at(c, T_NL) && !at(c, T_COLON) && !at(c, T_EOF)) expected(c, "',' or the end of the dim statement");
-            if (c->dim_n + 2 > (int32_t)(sizeof c->dim_tokens / sizeof c->dim_tokens[0]))
-                errorf(c, t, "too many dim statements");
-            c->dim_tokens[c->dim_n++] = i;
-            c->dim_tokens[c->dim_n++] = c->p;
+        if (in_sub >= 0) continue;
+        int kind = t->type == K_DIM ? UNIT_DIM : data_statement(c, i) ? UNIT_DATA : -1;
+        if (kind < 0) continue;
+        if (declare_unit(c, kind, i)) {
             i = c->p - 1;
+        } else {   /* skip the broken statement, main code skips it too */
+            int32_t e = statement_end(c, i);
+            if (c->dim_n + 2 <= (int32_t)(sizeof c->dim_tokens / sizeof c->dim_tokens[0])) {
+                c->dim_tokens[c->dim_n++] = i;
+                c->dim_tokens[c->dim_n++] = e;
+            }
+            i = e - 1;
         }
     }
     if (in_sub >= 0) {
         const BasicToken *t = &c->tok[c->subs[in_sub].first];
-        errorf(c, t, "sub '%s' has no 'end sub'", c->prog->routine[in_sub + 1].name);
+        c->msg_line = t->line;
+        c->msg_col = t->col;
+        snprintf(c->msg, sizeof c->msg, "sub '%s' has no 'end sub'", c->prog->routine[in_sub + 1].name);
+        record_error(c);
+        c->subs[in_sub].broken = 1;
+        c->subs[in_sub].end = c->ntok - 1;
     }
 }
 
@@ -1313,6 +1640,8 @@ static void compile_routine(Compiler *c, int32_t r, const SubDecl *d)
     c->block_depth = 0;
     c->loops = 0;
     c->pending_next = 0;
+    c->expr_depth = 0;
+    c->single_line = 0;
     c->p = d ? d->body : 0;
     set_pos(c, peek(c));
     c->prog->routine[r].entry = c->n;
@@ -1362,7 +1691,22 @@ static void fill_meters(Compiler *c)
     c->prog->counted = total;
 }
 
-/* Everything that may fail with errorf, under the setjmp. */
+/* One routine under its own error handler. */
+static void routine_unit(Compiler *c, int32_t r, const SubDecl *d)
+{
+    jmp_buf here, *outer = c->jump;
+    c->jump = &here;
+    if (setjmp(here)) {
+        c->jump = outer;
+        record_error(c);
+        return;
+    }
+    compile_routine(c, r, d);
+    c->jump = outer;
+}
+
+/* Everything that may fail with errorf: each declaration and each routine
+ * under its own handler, the rest under guarded's. */
 static void compile_body(Compiler *c)
 {
     int32_t el = 1, ec = 1;
@@ -1380,16 +1724,22 @@ static void compile_body(Compiler *c)
     declare_subs_and_dims(c);
     c->prog->routines = c->sub_n + 1;
     snprintf(c->prog->routine[0].name, BASIC_MAX_IDENT + 1, "(main)");
-    for (int32_t k = 0; k < c->sub_n; k++) compile_routine(c, k + 1, &c->subs[k]);
-    compile_routine(c, 0, NULL);
-    fill_meters(c);
+    for (int32_t k = 0; k < c->sub_n; k++)
+        if (!c->subs[k].broken) routine_unit(c, k + 1, &c->subs[k]);
+    routine_unit(c, 0, NULL);
+    if (!c->have_err) fill_meters(c);
 }
 
 static int guarded(Compiler *c)
 {
-    if (setjmp(c->fail)) return GOTA_ERR_RANGE;
+    jmp_buf here;
+    c->jump = &here;
+    if (setjmp(here)) {
+        record_error(c);
+        return GOTA_ERR_RANGE;
+    }
     compile_body(c);
-    return GOTA_OK;
+    return c->have_err ? GOTA_ERR_RANGE : GOTA_OK;
 }
 
 /* ---- the entry points ------------------------------------------------------- */
@@ -1407,6 +1757,7 @@ void basic_program_release(const BasicProgram *p)
     free(q->cell_name);
     free(q->strings);
     free(q->source);
+    free(q->init);
     free(q);
 }
 
@@ -1448,8 +1799,12 @@ int basic_compile(const char *src, int64_t len, const char *name, const BasicHos
     c->tab = tab;
     c->subs = subs;
     c->names = names;
+    c->blob_cell = -1;
     int code = guarded(c);
-    if (code != GOTA_OK) goto done;
+    if (code != GOTA_OK) {
+        if (err && errcap) snprintf(err, errcap, "%s:%d:%d: %s", prog->name, c->err_line, c->err_col, c->first_err);
+        goto done;
+    }
     if (prog->counted > BASIC_MAX_CODE) {
         if (err && errcap)
             snprintf(err, errcap, "%s:1:1: program too large: %d compiled instructions, at most %d", prog->name,
@@ -1463,6 +1818,16 @@ int basic_compile(const char *src, int64_t len, const char *name, const BasicHos
     for (int32_t k = 0; k < c->arrays; k++) prog->array_base[k] += c->globals;
     prog->cells = c->cells + c->globals;
     prog->max_stack = c->max_depth + 1;
+    prog->blob_cell = c->blob_cell;
+    prog->uses_draft = c->uses_draft;
+    for (int32_t k = 0; k < c->arrays; k++) prog->readonly[k] = c->readonly[k];
+    if (c->init) {
+        if (!(prog->init = calloc((size_t)prog->cells + 1, sizeof *prog->init))) {
+            code = GOTA_ERR_NOMEM;
+            goto done;
+        }
+        memcpy(prog->init + c->globals, c->init, (size_t)c->cells * sizeof *c->init);
+    }
     int64_t memory = (int64_t)BASIC_CELL_BYTES *
                      (prog->cells + prog->max_stack + (int64_t)(BASIC_MAX_DEPTH + 1) * (prog->max_locals + 1));
     if (memory > BASIC_MAX_MEMORY) {
@@ -1502,6 +1867,7 @@ int basic_compile(const char *src, int64_t len, const char *name, const BasicHos
     memcpy(prog->source, src, (size_t)len);
     prog->source[len] = 0;
 done:
+    free(c->init);
     free(c->tok);
     free(c->code);
     free(c->pos);

@@ -7,7 +7,8 @@
  * A script seat is a bot seat of kind GOTA_BOT_SCRIPT with a VM
  * (GotaMatch.script[seat]). It decides every tick, dead or alive, in the bot
  * phase (seats in the bots' rotating order), and at its draft turn (up to
- * SCRIPT_DRAFT_TRIES decisions with `drafting` = 1). It sees what the C bots
+ * SCRIPT_DRAFT_TRIES decisions with `drafting` = 1) when it calls draftHero
+ * (a script that cannot pick first runs at tick 0). It sees what the C bots
  * see and acts only through match_command:
  *   - self values are sampled at the start of each decision (a purchase does
  *     not change selfGold until the next decision); inventory, abilities,
@@ -28,7 +29,15 @@
  * Work costs per call (charged before the call): walkTo, attackMove,
  * useItemAt 800; casts 80; other commands 20; terrain 32; extended object
  * queries, spell queries, draftedClass, heroAvailable 16; other queries 4;
- * objectCount 2; read-only values 0.
+ * objectCount 2; floor, sqrt, exp, blobCreate, blobClear 1; read-only
+ * values 0.
+ *
+ * The newest original's structured queries (selfInfo, objectInfo,
+ * abilityInfo, spellInfo, matchInfo) give positions, velocities, ranges and
+ * radii as Q16.16 tiles from the map centre (world units * 65536 / 60000,
+ * truncated), flags as -1/0, counts and ticks as integers; floor, sqrt and
+ * exp are its numeric built-ins (exp computed in integers, rounded as the
+ * original rounds its float64 result).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,6 +75,9 @@ enum {
     F_LAST_ACTION_ERROR,
     F_TERRAIN_KIND, F_TERRAIN_WALKABLE, F_TERRAIN_HEIGHT, F_TERRAIN_WATER_DEPTH,
     F_TERRAIN_KIND_AT, F_TERRAIN_WALKABLE_AT, F_TERRAIN_HEIGHT_AT, F_TERRAIN_WATER_DEPTH_AT,
+    /* the original's newest additions: math built-ins, structured queries, blobs */
+    F_FLOOR, F_SQRT, F_EXP, F_SELF_INFO, F_OBJECT_INFO, F_ABILITY_INFO, F_SPELL_INFO, F_MATCH_INFO,
+    F_BLOB_CREATE, F_BLOB_CLEAR,
     F_COUNT
 };
 
@@ -160,6 +172,10 @@ static const BasicHostSym GOTA_SYMS[] = {
     F("terrainheight", 2, F_TERRAIN_HEIGHT, 32), F("terrainwaterdepth", 2, F_TERRAIN_WATER_DEPTH, 32),
     F("terrainkindat", 3, F_TERRAIN_KIND_AT, 32), F("terrainwalkableat", 3, F_TERRAIN_WALKABLE_AT, 32),
     F("terrainheightat", 3, F_TERRAIN_HEIGHT_AT, 32), F("terrainwaterdepthat", 3, F_TERRAIN_WATER_DEPTH_AT, 32),
+    F("floor", 1, F_FLOOR, 1), F("sqrt", 1, F_SQRT, 1), F("exp", 1, F_EXP, 1),
+    F("selfinfo", 1, F_SELF_INFO, 4), F("objectinfo", 2, F_OBJECT_INFO, 4), F("abilityinfo", 2, F_ABILITY_INFO, 4),
+    F("spellinfo", 2, F_SPELL_INFO, 4), F("matchinfo", 1, F_MATCH_INFO, 4),
+    F("blobcreate", 0, F_BLOB_CREATE, 1), F("blobclear", 1, F_BLOB_CLEAR, 1),
 };
 #undef C
 #undef D
@@ -407,6 +423,101 @@ static int32_t world_of(BasicValue v)
 }
 
 static BasicValue I(int32_t v) { return (BasicValue){v, 0}; }
+static BasicValue B(int truth) { return (BasicValue){truth ? -1 : 0, 0}; }   /* the original's Nim booleans */
+static BasicValue FX(int32_t q16) { return (BasicValue){q16, 1}; }
+
+/* World units (from the map centre) to Q16.16 tiles, truncated like the original's worldToTiles. */
+static BasicValue tiles_of(int32_t w) { return FX((int32_t)(((int64_t)w * 65536) / GOTA_TILE)); }
+
+/* ---- numeric built-ins ------------------------------------------------------------- */
+/* A number as Q16.16 (integers must fit -32768 .. 32767), else a refused call. */
+static int fixed_arg(BasicVM *vm, const char *fn, BasicValue a, int32_t *out)
+{
+    if (a.fx) {
+        *out = a.v;
+        return BASIC_OK;
+    }
+    if (a.v < -32768 || a.v > 32767)
+        return basic_vm_fail_text(vm, "%s: %d does not fit a decimal (-32768 .. 32767)", fn, a.v);
+    *out = a.v * 65536;
+    return BASIC_OK;
+}
+
+static uint64_t isqrt64(uint64_t v)
+{
+    if (v < 2) return v;
+    int bits = 0;
+    for (uint64_t t = v; t; t >>= 1) bits++;
+    uint64_t r = (uint64_t)1 << ((bits + 1) / 2), n;   /* above the root: Newton descends to its floor */
+    while ((n = (r + v / r) / 2) < r) r = n;
+    return r;
+}
+
+/* floor(a * b / 2^s) of a 128-bit product, 0 < s < 64, for results below 2^64 */
+static uint64_t mul_shift(uint64_t a, uint64_t b, int s)
+{
+    uint64_t al = a & 0xFFFFFFFFu, ah = a >> 32, bl = b & 0xFFFFFFFFu, bh = b >> 32;
+    uint64_t ll = al * bl, lh = al * bh, hl = ah * bl, hh = ah * bh;
+    uint64_t mid = (ll >> 32) + (lh & 0xFFFFFFFFu) + (hl & 0xFFFFFFFFu);
+    uint64_t lo = (mid << 32) | (ll & 0xFFFFFFFFu), hi = hh + (lh >> 32) + (hl >> 32) + (mid >> 32);
+    return (hi << (64 - s)) | (lo >> s);
+}
+
+/* e^n = m * 2^p, m in [1, 2) as Q60, for n = -12 .. 10 */
+static const struct { uint64_t m; int p; } EXP_INT[23] = {
+    {1856974238783408882ull, -18}, {1261944832300377092ull, -16}, {1715160853079956124ull, -15},
+    {1165572644952889745ull, -13}, {1584177470262193340ull, -12}, {2153120415233969836ull, -11},
+    {1463197024803673560ull, -9},  {1988690941989582364ull, -8},  {1351455612507845752ull, -6},
+    {1836818616724532937ull, -5},  {1248247667004394400ull, -3},  {1696544475317221319ull, -2},
+    {1152921504606846976ull, 0},   {1566982787806226771ull, 1},   {2129750418800881100ull, 2},
+    {1447315465644869107ull, 4},   {1967105665155094632ull, 5},   {1336786896062484255ull, 7},
+    {1816881764044410680ull, 8},   {1234699170915134063ull, 10},  {1678130159956028913ull, 11},
+    {2280815359798772163ull, 12},  {1549974736652820383ull, 14},
+};
+
+/* round(e^(v / 65536) * 65536), halves up, in integers; -1 when it exceeds int32 */
+static int64_t exp_q16(int32_t v)
+{
+    if (v < -12 * 65536) return 0;   /* below 0.5 / 65536 */
+    int32_t n = (int32_t)floor_div64(v, 65536);
+    if (n > 10) return -1;
+    uint64_t f = (uint64_t)(v - n * 65536) << 44;   /* Q60 in [0, 1) */
+    uint64_t sum = (uint64_t)1 << 60, term = sum;
+    for (uint64_t k = 1; term; k++) {
+        term = mul_shift(term, f, 60) / k;
+        sum += term;
+    }
+    uint64_t prod = mul_shift(sum, EXP_INT[n + 12].m, 60);   /* Q60, in [1, 2e) */
+    int shift = 44 - EXP_INT[n + 12].p;                      /* 30 .. 62 */
+    uint64_t r = (prod + ((uint64_t)1 << (shift - 1))) >> shift;
+    return r > INT32_MAX ? -1 : (int64_t)r;
+}
+
+static int math_call(BasicVM *vm, int id, BasicValue a, BasicValue *out)
+{
+    int32_t q = 0;
+    int e;
+    switch (id) {
+    case F_FLOOR:   /* an integer as it is; a decimal to the integer below it */
+        *out = a.fx ? I((int32_t)floor_div64(a.v, 65536)) : a;
+        return BASIC_OK;
+    case F_SQRT:   /* rounded down; 0 for negative numbers */
+        if ((e = fixed_arg(vm, "sqrt", a, &q)) != BASIC_OK) return e;
+        *out = FX(q <= 0 ? 0 : (int32_t)isqrt64((uint64_t)q << 16));
+        return BASIC_OK;
+    default: {   /* exp */
+        if ((e = fixed_arg(vm, "exp", a, &q)) != BASIC_OK) return e;
+        int64_t r = q > 11 * 65536 ? -1 : exp_q16(q);
+        if (r < 0) {
+            char buf[32];
+            basic_format(a, buf, sizeof buf);
+            return basic_vm_fail_text(vm, "exp(%s) is outside the decimals (exp of at most 10.39 fits)", buf);
+        }
+        *out = FX((int32_t)r);
+        return BASIC_OK;
+    }
+    }
+}
 
 /* ---- commands --------------------------------------------------------------------- */
 static int32_t map_error(int verb, int code, const GotaMatch *m, int seat, int32_t slot, int32_t x, int32_t z)
@@ -549,6 +660,15 @@ static BasicValue sample(void *vctx, int k)
 }
 
 /* ---- queries ------------------------------------------------------------------------ */
+/* Alive as the original's object list says it: a building or a god only while
+ * it stands exposed (attackable); its hit points still show it standing. */
+static int object_alive(const GotaUnit *u)
+{
+    if (u->kind == GOTA_KIND_TOWER || u->kind == GOTA_KIND_BARRACKS || u->kind == GOTA_KIND_GOD)
+        return u->alive && u->exposed;
+    return u->alive ? 1 : 0;
+}
+
 static int object_slot(HostCtx *c, int32_t i)
 {
     build_objects(c);
@@ -576,7 +696,7 @@ static int32_t object_query(HostCtx *c, int id, int32_t i, int32_t slot_arg)
     case F_OBJECT_X: return team_tile(c->team, u->x);
     case F_OBJECT_Y: return team_tile(c->team, u->z);
     case F_OBJECT_HP: return u->hp;
-    case F_OBJECT_ALIVE: return u->alive ? 1 : 0;
+    case F_OBJECT_ALIVE: return object_alive(u);
     case F_OBJECT_LEVEL: return h ? h->level : 0;
     case F_OBJECT_MANA: return h ? h->mana : 0;
     case F_OBJECT_ITEM_ID: return h && slot_arg >= 0 && slot_arg < HERO_ITEM_SLOTS ? h->item[slot_arg] : 0;
@@ -683,13 +803,148 @@ static int32_t ability_query(HostCtx *c, int id, int32_t a)
     }
 }
 
+/* ---- the newest original's structured queries ------------------------------------------ */
+static BasicValue self_info(HostCtx *c, int32_t k)
+{
+    const GotaMatch *m = c->m;
+    if (c->slot < 0) return I(0);   /* in the draft: no hero yet */
+    const GotaUnit *u = &m->unit[c->slot];
+    const HeroState *h = &m->hero[c->seat];
+    int64_t l = h->level - 1, reached = 100 * l + 75 * l * (l - 1) / 2;   /* lifetime XP of the level */
+    switch (k) {
+    case 0: return tiles_of(u->x);
+    case 1: return tiles_of(u->z);
+    case 2: return I((int32_t)(h->xp - reached));   /* XP into the current level */
+    case 3: return I(xp_to_next(h->level));
+    case 4: return I(h->xp);
+    case 5: return B(u->alive && (h->order == ORDER_WALK || h->order == ORDER_ATTACK_MOVE));
+    case 6: return I(HERO_CLASS[h->cls].role);
+    case 7: return B(in_own_spawn(m, c->seat, c->slot));
+    case 8: return B(u->alive && bot_in_shop(m, c->seat));
+    case 9: return I(h->points);
+    case 10: return I((int32_t)economy_hero_score(m, c->seat));
+    case 11: return I((int32_t)h->stats.kills);
+    case 12: return I((int32_t)h->stats.assists);
+    case 13: return tiles_of(m->script_view->vel_x[c->slot]);
+    case 14: return tiles_of(m->script_view->vel_z[c->slot]);
+    case 15: return tiles_of(u->range);
+    case 16: return tiles_of(h->move_speed);
+    case 17: return tiles_of(m->map->building[1 - c->team].x);   /* the enemy god */
+    case 18: return tiles_of(m->map->building[1 - c->team].z);
+    default: return I(0);
+    }
+}
+
+static BasicValue object_info(HostCtx *c, int32_t i, int32_t k)
+{
+    const GotaMatch *m = c->m;
+    int s = object_slot(c, i);
+    if (s < 0) return I(0);
+    const GotaUnit *u = &m->unit[s];
+    int32_t face = nav_facing_of(u->facing, &m->st[s].face);
+    switch (k) {
+    case 0: return tiles_of(u->x);
+    case 1: return tiles_of(u->z);
+    case 2: return I(u->max_hp);
+    case 3: return B(object_alive(u));
+    case 4: return FX(sin_q16(face + 16384));   /* the facing as a unit vector */
+    case 5: return FX(sin_q16(face));
+    case 6: return tiles_of(m->script_view->vel_x[s]);
+    case 7: return tiles_of(m->script_view->vel_z[s]);
+    default: return I(0);
+    }
+}
+
+static BasicValue ability_info(HostCtx *c, int32_t a, int32_t k)
+{
+    if (a < 0 || a >= HERO_ABILITIES || c->slot < 0) return I(0);
+    const AbilityDef *d = &HERO_CLASS[c->m->hero[c->seat].cls].ability[a];
+    switch (k) {
+    case 0: return tiles_of(d->range);
+    case 1: return I(d->cast);   /* 0 self, 1 melee, 2 projectile, 3 area */
+    case 2: return tiles_of(d->shape == SHAPE_NONE ? 0 : d->radius);
+    case 3: return I(d->effect);   /* 0 strike, 1 heal, 2 restore */
+    default: return I(0);
+    }
+}
+
+static BasicValue spell_info(HostCtx *c, int32_t i, int32_t k)
+{
+    const GotaMatch *m = c->m;
+    build_spells(c);
+    const struct ScriptView *v = m->script_view;
+    if (i < 0 || i >= v->spell_n[c->team]) return I(0);
+    const Spell *s = &m->spell[v->spell[c->team][i]];
+    const AbilityDef *d = &HERO_CLASS[s->cls].ability[s->ability];
+    int area = d->cast == CAST_AREA;
+    switch (k) {
+    case 0: return tiles_of(area ? s->x : s->aim_x);
+    case 1: return tiles_of(area ? s->z : s->aim_z);
+    case 2: return B(s->team != c->team);
+    case 3: return B(d->effect != EFFECT_DAMAGE || d->amount == 0);   /* harmless: heals, restores */
+    default: return I(0);
+    }
+}
+
+static BasicValue match_info(HostCtx *c, int32_t k)
+{
+    const GotaMatch *m = c->m;
+    int32_t wave = m->cfg.wave_interval > 0 ? (int32_t)m->cfg.wave_interval : 1;
+    switch (k) {
+    case 0: return I(m->tick);
+    case 1: return I((int32_t)m->cfg.max_ticks);
+    case 2: return I((int32_t)m->cfg.seed);
+    case 3: return I(wave - m->tick % wave);   /* ticks to the next creep wave */
+    case 4: return I(wave);
+    case 5: return I(MAP_N / 2);
+    case 6: return I(MAP_N);
+    case 7: return I(m->result != GOTA_RESULT_RUNNING);
+    default: break;
+    }
+    if (k < 8 || k > 15) return I(0);
+    /* 8..15: own towers alive, all; own barracks alive, all; enemy towers known standing, all; enemy barracks */
+    int field = k - 8, enemy = field >= 4, barracks = (field % 4) >= 2, all = field % 2;
+    int32_t n = 0;
+    for (int b = 0; b < m->map->building_n; b++) {
+        const MapBuilding *mb = &m->map->building[b];
+        if (mb->kind == GOTA_KIND_GOD || (mb->team != c->team) != enemy || (mb->kind == GOTA_KIND_BARRACKS) != barracks)
+            continue;
+        if (all || (enemy ? !m->seen_destroyed[c->team][b] : m->building_alive[b])) n++;
+    }
+    return I(n);
+}
+
+#define BLOB_MAX 256   /* the original's native buffers per VM */
+
+static int blob_call(HostCtx *c, BasicVM *vm, int id, int32_t handle, BasicValue *out)
+{
+    (void)c;
+    int32_t cell = vm->prog->blob_cell;
+    if (cell < 0) return basic_vm_fail_text(vm, "blob functions need the program's blob counter");
+    BasicValue *count = &vm->cells[cell];
+    if (id == F_BLOB_CREATE) {
+        if (count->fx || count->v >= BLOB_MAX)
+            return basic_vm_fail_text(vm, "blobCreate: at most %d blobs per script", BLOB_MAX);
+        count->v++;
+        *out = I(count->v);
+        return BASIC_OK;
+    }
+    if (handle < 1 || count->fx || handle > count->v)
+        return basic_vm_fail_text(vm, "blobClear: %d is not a blob of this script (blobCreate returns its handles)",
+                                  handle);
+    *out = I(0);
+    return BASIC_OK;
+}
+
 static int host_call(void *vctx, BasicVM *vm, int id, const BasicValue *args, int argc, BasicValue *out)
 {
     HostCtx *c = vctx;
     GotaMatch *m = c->m;
     int32_t a0 = 0, a1 = 0, a2 = 0;
     int e;
-    /* exact integer arguments, except the coordinates of moves, casts at a point and scrolls */
+    /* exact integer arguments, except the coordinates of moves, casts at a point and scrolls and
+     * the numbers of the math built-ins */
+    if (id == F_FLOOR || id == F_SQRT || id == F_EXP) return math_call(vm, id, args[0], out);
     int coords = id == F_WALK_TO || id == F_ATTACK_MOVE;
     for (int k = 0; k < argc; k++) {
         if (coords || ((id == F_CAST_POINT || id == F_USE_ITEM_AT) && k > 0)) continue;
@@ -789,6 +1044,13 @@ static int host_call(void *vctx, BasicVM *vm, int id, const BasicValue *args, in
     case F_TERRAIN_KIND_AT: case F_TERRAIN_WALKABLE_AT: case F_TERRAIN_HEIGHT_AT: case F_TERRAIN_WATER_DEPTH_AT:
         *out = I(terrain_query(c, id, a0, a1, a2, 1));
         return BASIC_OK;
+    /* the newest original's structured queries and blobs */
+    case F_SELF_INFO: *out = self_info(c, a0); return BASIC_OK;
+    case F_OBJECT_INFO: *out = object_info(c, a0, a1); return BASIC_OK;
+    case F_ABILITY_INFO: *out = ability_info(c, a0, a1); return BASIC_OK;
+    case F_SPELL_INFO: *out = spell_info(c, a0, a1); return BASIC_OK;
+    case F_MATCH_INFO: *out = match_info(c, a0); return BASIC_OK;
+    case F_BLOB_CREATE: case F_BLOB_CLEAR: return blob_call(c, vm, id, a0, out);
     default: return basic_vm_fail_text(vm, "unknown host function %d", id);
     }
 }
@@ -826,6 +1088,10 @@ int script_draft(GotaMatch *m, int seat, const int cls[SEATS])
 {
     BasicVM *vm = m->script[seat];
     if (!vm || vm->disabled || !m->script_view) return -1;
+    /* The original runs the picking seat's script through its pick; a script that
+     * cannot pick (no draftHero: written before the draft existed) would only see
+     * a hero that does not exist yet, so it first runs at tick 0 */
+    if (!vm->prog->uses_draft) return -1;
     HostCtx c;
     ctx_init(&c, m, seat, 1);
     m->script_view->draft_cls = cls;

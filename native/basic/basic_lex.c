@@ -6,9 +6,13 @@
  * digits); decimal literals with a point or an exponent (E or D): `1.5`, `.25`,
  * `2.`, `1e-3`, held as Q16.16; quoted strings (PRINT only); comments from an
  * apostrophe or REM to the end of the line; newlines end statements, `:`
- * separates statements on one line. A NUL byte, a byte outside printable
- * ASCII (outside strings and comments) or an unterminated string is an error
- * naming its line and column.
+ * separates statements on one line, a lone `_` at the end of a line continues
+ * the statement on the next (as in the original's DATA tables). A NUL byte or
+ * a byte outside printable ASCII (outside strings and comments) stops the
+ * tokenizer with an error naming its line and column; other mistakes (a
+ * string variable, a bad character, a number out of range, an unterminated
+ * string, a record field `self.hp`) become T_ERROR tokens and tokenizing goes
+ * on, so the compiler reports whichever error comes first in the source.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,9 +26,7 @@ static const struct { const char *word; int type; } KEYWORDS[] = {
     {"step", K_STEP}, {"next", K_NEXT}, {"exit", K_EXIT}, {"sub", K_SUB}, {"call", K_CALL},
     {"return", K_RETURN}, {"dim", K_DIM}, {"let", K_LET}, {"print", K_PRINT}, {"do", K_DO},
     {"loop", K_LOOP}, {"until", K_UNTIL}, {"select", K_SELECT}, {"case", K_CASE}, {"is", K_IS},
-    {"stop", K_STOP}, {"goto", K_GOTO}, {"gosub", K_GOSUB}, {"on", K_ON}, {"type", K_TYPE},
-    {"as", K_AS}, {"function", K_FUNCTION}, {"def", K_DEF}, {"input", K_INPUT}, {"data", K_DATA},
-    {"read", K_READ}, {"restore", K_RESTORE},
+    {"stop", K_STOP}, {"goto", K_GOTO}, {"gosub", K_GOSUB}, {"on", K_ON},
 };
 
 static const char *const TOKEN_NAMES[T_KINDS] = {
@@ -32,7 +34,7 @@ static const char *const TOKEN_NAMES[T_KINDS] = {
     [T_FIXED] = "a number", [T_STR] = "a string", [T_IDENT] = "a name", [T_PLUS] = "'+'",
     [T_MINUS] = "'-'", [T_STAR] = "'*'", [T_SLASH] = "'/'", [T_BSLASH] = "'\\'", [T_CARET] = "'^'",
     [T_EQ] = "'='", [T_NE] = "'<>'", [T_LT] = "'<'", [T_LE] = "'<='", [T_GT] = "'>'", [T_GE] = "'>='",
-    [T_LP] = "'('", [T_RP] = "')'", [T_COMMA] = "','", [T_SEMI] = "';'",
+    [T_LP] = "'('", [T_RP] = "')'", [T_COMMA] = "','", [T_SEMI] = "';'", [T_ERROR] = "a lexical error",
     [K_AND] = "'and'", [K_OR] = "'or'", [K_XOR] = "'xor'", [K_NOT] = "'not'", [K_EQV] = "'eqv'",
     [K_IMP] = "'imp'", [K_MOD] = "'mod'", [K_IF] = "'if'", [K_THEN] = "'then'", [K_ELSE] = "'else'",
     [K_ELSEIF] = "'elseif'", [K_END] = "'end'", [K_WHILE] = "'while'", [K_WEND] = "'wend'",
@@ -40,14 +42,38 @@ static const char *const TOKEN_NAMES[T_KINDS] = {
     [K_SUB] = "'sub'", [K_CALL] = "'call'", [K_RETURN] = "'return'", [K_DIM] = "'dim'", [K_LET] = "'let'",
     [K_PRINT] = "'print'", [K_DO] = "'do'", [K_LOOP] = "'loop'", [K_UNTIL] = "'until'",
     [K_SELECT] = "'select'", [K_CASE] = "'case'", [K_IS] = "'is'", [K_STOP] = "'stop'",
-    [K_GOTO] = "'goto'", [K_GOSUB] = "'gosub'", [K_ON] = "'on'", [K_TYPE] = "'type'", [K_AS] = "'as'",
-    [K_FUNCTION] = "'function'", [K_DEF] = "'def'", [K_INPUT] = "'input'", [K_DATA] = "'data'",
-    [K_READ] = "'read'", [K_RESTORE] = "'restore'",
+    [K_GOTO] = "'goto'", [K_GOSUB] = "'gosub'", [K_ON] = "'on'",
 };
 
 const char *basic_token_name(int type)
 {
     return type >= 0 && type < T_KINDS && TOKEN_NAMES[type] ? TOKEN_NAMES[type] : "a token";
+}
+
+void basic_lex_message(const char *src, const BasicToken *t, char *out, size_t cap)
+{
+    int n = t->len < 40 ? t->len : 40;
+    const char *at = src + t->start;
+    switch (t->value) {
+    case LEX_STRING_VAR:
+        snprintf(out, cap, "'%.*s': string variables (names ending in '$') are not supported in GotA BASIC", n, at);
+        break;
+    case LEX_LONG_NAME: snprintf(out, cap, "name longer than 63 characters"); break;
+    case LEX_LONG_NUMBER: snprintf(out, cap, "number longer than 128 characters"); break;
+    case LEX_DECIMAL_RANGE:
+        snprintf(out, cap, "decimal number %.*s out of range: decimals lie in -32768 .. 32767.99998", n, at);
+        break;
+    case LEX_INT_RANGE:
+        snprintf(out, cap, "integer %.*s out of range: integers lie in -2147483647 .. 2147483647", n, at);
+        break;
+    case LEX_UNTERMINATED: snprintf(out, cap, "unterminated string: expected '\"' before the end of the line"); break;
+    case LEX_BAD_CHAR: snprintf(out, cap, "unexpected character '%c'", *at); break;
+    case LEX_FIELD:
+        snprintf(out, cap, "'%.*s': record fields are not supported; gota-arena implements the original's plain host "
+                 "API (selfHp, objectX(i), ...), not its '@gota-structures' records", n, at);
+        break;
+    default: snprintf(out, cap, "lexical error"); break;
+    }
 }
 
 static int is_alpha(int c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
@@ -168,14 +194,41 @@ int basic_lex(const char *src, int32_t len, BasicToken **out, int32_t *count, ch
         if (is_alpha(c)) {
             int32_t s = i;
             while (i < len && (is_alpha((unsigned char)src[i]) || is_digit((unsigned char)src[i]))) i++;
+            if (i - s == 1 && src[s] == '_') {   /* a lone `_` ending the line continues the statement */
+                int32_t k = i;
+                while (k < len && (src[k] == ' ' || src[k] == '\t')) k++;
+                if (k < len && src[k] == '\'')
+                    while (k < len && src[k] != '\n' && src[k] != '\r' && src[k] != 0) k++;
+                if (k >= len || src[k] == '\n' || src[k] == '\r') {
+                    if (k < len) k += (src[k] == '\r' && k + 1 < len && src[k + 1] == '\n') ? 2 : 1;
+                    i = k;
+                    line++;
+                    line_start = i;
+                    continue;
+                }
+            }
+            t->len = i - s;
             if (i < len && src[i] == '$') {
-                free(tok);
-                return fail(err, errcap, el, ec, line, col,
-                            "string variables (names ending in '$') are not supported in GotA BASIC", -1);
+                t->type = T_ERROR;
+                t->value = LEX_STRING_VAR;
+                t->len = ++i - s;
+                n++;
+                continue;
+            }
+            if (i + 1 < len && src[i] == '.' && is_alpha((unsigned char)src[i + 1])) {   /* self.hp */
+                i++;
+                while (i < len && (is_alpha((unsigned char)src[i]) || is_digit((unsigned char)src[i]) || src[i] == '.')) i++;
+                t->type = T_ERROR;
+                t->value = LEX_FIELD;
+                t->len = i - s;
+                n++;
+                continue;
             }
             if (i - s > BASIC_MAX_IDENT) {
-                free(tok);
-                return fail(err, errcap, el, ec, line, col, "name longer than 63 characters", -1);
+                t->type = T_ERROR;
+                t->value = LEX_LONG_NAME;
+                n++;
+                continue;
             }
             int kw = keyword(src + s, i - s);
             if (kw == T_IDENT && i - s == 3 && lower((unsigned char)src[s]) == 'r' &&
@@ -190,7 +243,6 @@ int basic_lex(const char *src, int32_t len, BasicToken **out, int32_t *count, ch
                 continue;
             }
             t->type = (uint8_t)kw;
-            t->len = i - s;
             n++;
             continue;
         }
@@ -213,17 +265,15 @@ int basic_lex(const char *src, int32_t len, BasicToken **out, int32_t *count, ch
                     while (i < len && is_digit((unsigned char)src[i])) i++;
                 }
             }
-            if (i - s > 128) {
-                free(tok);
-                return fail(err, errcap, el, ec, line, col, "number longer than 128 characters", -1);
-            }
             t->len = i - s;
-            if (fixed) {
+            if (i - s > 128) {
+                t->type = T_ERROR;
+                t->value = LEX_LONG_NUMBER;
+            } else if (fixed) {
                 t->type = T_FIXED;
                 if (basic_parse_fixed(src + s, i - s, &t->value) != 0) {
-                    free(tok);
-                    return fail(err, errcap, el, ec, line, col,
-                                "decimal number out of range: decimals lie in -32768 .. 32767.99998", -1);
+                    t->type = T_ERROR;
+                    t->value = LEX_DECIMAL_RANGE;
                 }
             } else {
                 int64_t v = 0;
@@ -231,13 +281,12 @@ int basic_lex(const char *src, int32_t len, BasicToken **out, int32_t *count, ch
                     v = v * 10 + (src[k] - '0');
                     if (v > 2147483648LL) break;
                 }
-                if (v > 2147483647LL) {
-                    free(tok);
-                    return fail(err, errcap, el, ec, line, col,
-                                "integer out of range: integers lie in -2147483647 .. 2147483647", -1);
-                }
                 t->type = T_INT;
                 t->value = (int32_t)v;
+                if (v > 2147483647LL) {
+                    t->type = T_ERROR;
+                    t->value = LEX_INT_RANGE;
+                }
             }
             n++;
             continue;
@@ -252,9 +301,12 @@ int basic_lex(const char *src, int32_t len, BasicToken **out, int32_t *count, ch
                 i++;
             }
             if (i >= len || src[i] != '"') {
-                free(tok);
-                return fail(err, errcap, el, ec, line, col, "unterminated string: expected '\"' before the end of the line",
-                            -1);
+                t->type = T_ERROR;
+                t->value = LEX_UNTERMINATED;
+                t->start = s - 1;
+                t->len = i - s + 1;
+                n++;
+                continue;
             }
             t->type = T_STR;
             t->start = s;
@@ -289,11 +341,12 @@ int basic_lex(const char *src, int32_t len, BasicToken **out, int32_t *count, ch
         default: break;
         }
         if (type < 0) {
-            free(tok);
-            if (c == 0 || c >= 0x80 || c < 0x20) return fail(err, errcap, el, ec, line, col, "binary data: byte", c);
-            char msg[64];
-            snprintf(msg, sizeof msg, "unexpected character '%c'", c);
-            return fail(err, errcap, el, ec, line, col, msg, -1);
+            if (c == 0 || c >= 0x80 || c < 0x20) {
+                free(tok);
+                return fail(err, errcap, el, ec, line, col, "binary data: byte", c);
+            }
+            type = T_ERROR;
+            t->value = LEX_BAD_CHAR;
         }
         t->type = (uint8_t)type;
         t->len = w;

@@ -3,7 +3,8 @@
  * interpreter, limits, PRINT and the private log (basic.h; docs/basic.md).
  *
  * One decision runs the program from the top of the main routine until END,
- * STOP or its end. Globals and arrays persist between decisions; the value
+ * STOP or its end. Globals and arrays persist between decisions (DATA tables
+ * start with their values, the rest at 0, at each reset); the value
  * stack and the frames (sub parameters, loop and select temporaries) do not.
  * Limits of one decision: BASIC_DECISION_INSTRUCTIONS counted instructions
  * (charged per block by OP_METER), BASIC_DECISION_WORK work units (the
@@ -164,6 +165,7 @@ BasicVM *basic_vm_new(const BasicProgram *p)
         free(vm);
         return NULL;
     }
+    if (p->init) memcpy(vm->cells, p->init, (size_t)p->cells * sizeof *vm->cells);
     basic_program_retain(p);
     vm->prog = p;
     vm->error_op = -1;
@@ -184,7 +186,8 @@ void basic_vm_free(BasicVM *vm)
 void basic_vm_reset(BasicVM *vm)
 {
     if (!vm) return;
-    memset(vm->cells, 0, (size_t)vm->prog->cells * sizeof *vm->cells);
+    if (vm->prog->init) memcpy(vm->cells, vm->prog->init, (size_t)vm->prog->cells * sizeof *vm->cells);
+    else memset(vm->cells, 0, (size_t)vm->prog->cells * sizeof *vm->cells);
     memset(vm->data, 0, sizeof vm->data);
     vm->instructions = vm->work = vm->print_bytes = vm->print_events = 0;
     vm->disabled = 0;

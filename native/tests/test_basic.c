@@ -348,8 +348,8 @@ static void test_compile_errors(void)
     compile_fails("x = \"a\"\n", "a string can only be printed");
     compile_fails("x = 2 ^ 3\n", "'^' (power) is not supported");
     compile_fails("print \"open\n", "unterminated string");
-    compile_fails("x = 40000.5\n", "decimal number out of range");
-    compile_fails("x = 2147483648\n", "integer out of range");
+    compile_fails("x = 40000.5\n", "decimal number 40000.5 out of range");
+    compile_fails("x = 2147483648\n", "integer 2147483648 out of range");
     compile_fails("exit for\n", "'exit for' outside a for loop");
     compile_fails("exit sub\n", "'exit sub' outside a sub");
     compile_fails("return\n", "'return' outside a sub");
@@ -1077,7 +1077,8 @@ static void test_public_idioms(void)
         if (st.disabled) fprintf(stderr, "seat %d: %s\n", s, st.error);
         CHECK_EQ(st.disabled, 0);
         CHECK_EQ(gi(m, s, "accepted") == 1 || gi(m, s, "accepted") == 0, 1);
-        CHECK(gi(m, s, "godseen") == 1);
+        CHECK(gi(m, s, "godseen") == 0);   /* a god is not 'alive' in the list before it is exposed */
+        CHECK(gi(m, s, "heroesseen") >= 1);
     }
     /* the draft idiom picked distinct roles per team */
     for (int team = 0; team < 2; team++) {
@@ -1181,7 +1182,7 @@ static void test_host_errors_disable_the_seat(void)
         CHECK_EQ(st.disabled, 1);
         CHECK_EQ(st.error_code, BASIC_ERR_HOST);
         CHECK(strstr(st.error, "t.bas:3:19: runtime error: objectid: argument 1 is 1.50000") != NULL);
-        CHECK_EQ(st.decisions, 20 + 3);   /* 20 in the draft (no pick), 3 in battle */
+        CHECK_EQ(st.decisions, 3);   /* no draftHero: not run in the draft; 3 in battle */
         GotaSeatStats ss;
         gota_match_seat_stats(m, seat, &ss);
         CHECK_EQ(ss.script_errors, 1);
@@ -1197,7 +1198,7 @@ static void test_host_errors_disable_the_seat(void)
     CHECK_EQ(ss.script_errors, 0);
     gota_match_free(m);
     /* an error in the draft counts too; the seat gets the drawn class and idles */
-    m = scripted_match(2, seats, 2, "x = 1 \\ (worldTick - worldTick)\n", NULL);
+    m = scripted_match(2, seats, 2, "if drafting then ok = draftHero(-1)\nx = 1 \\ (worldTick - worldTick)\n", NULL);
     gota_match_seat_stats(m, 4, &ss);
     CHECK_EQ(ss.script_errors, 1);
     CHECK_EQ(m->script[4]->disabled, 1);
@@ -1322,6 +1323,290 @@ static void test_draft_and_determinism(void)
 }
 
 /* One program shared by many seats and lanes (refcounts, threads). */
+/* ---- the original's dialect and newest host calls (its public scripts) ---------------- */
+/* Compile errors come in source order: whichever pass finds them. */
+static void test_error_order(void)
+{
+    /* an error in the main code before a sub's error, and the reverse */
+    compile_fails("x = foo(1)\nsub f()\n  y = bar(2)\nend sub\n", "t.bas:1:5: unknown array or function 'foo'");
+    compile_fails("sub f()\n  y = bar(2)\nend sub\nx = foo(1)\n", "t.bas:2:7: unknown array or function 'bar'");
+    /* a lexical error after a syntax error, and before one */
+    compile_fails("x = (1\ny$ = 1\n", "t.bas:1:7: expected ')'");
+    compile_fails("y$ = 1\nx = (1\n", "t.bas:1:1: 'y$': string variables");
+    compile_fails("sub f()\n  x = 1 ? 2\nend sub\nz = (\n", "t.bas:2:9: unexpected character '?'");
+    /* a bad dim late in the file does not hide an earlier statement error */
+    compile_fails("x = 1 +\ndim a(n)\n", "t.bas:1:8: expected a value");
+    compile_fails("x = a(1)\ndim a(n)\n", "t.bas:2:7: expected an integer upper bound");
+    /* a sub with a bad header: its calls are not reported unknown */
+    compile_fails("f(1, 2)\nsub f(a, 3)\nend sub\n", "t.bas:2:10: expected a parameter name");
+    compile_fails("x = self.hp\n", "t.bas:1:5: 'self.hp': record fields are not supported");
+}
+
+static void test_original_dialect(void)
+{
+    /* words reserved elsewhere are names here, as in the original's dialect */
+    int rc;
+    BasicVM *vm = run("restore = 5: data = 2: read = 3: input = 4: type = 1: as = 7: function = 8: def = 9\n"
+                      "dim data2(3)\ntotal = restore + data + read + input + type + as + function + def\n", &rc);
+    CHECK_EQ(rc, BASIC_OK);
+    CHECK_INT(vm, "total", 39);
+    basic_vm_free(vm);
+    vm = run("dim data(24)\ndata(0) = 7\nx = data(0) * 2\n", &rc);
+    CHECK_EQ(rc, BASIC_OK);
+    CHECK_INT(vm, "x", 14);
+    basic_vm_free(vm);
+    compile_fails("read x\n", "'read' is not supported in GotA BASIC: a DATA table is a named array");
+    compile_fails("restore\n", "'restore' is not supported");
+    compile_fails("input x\n", "'input' is not supported");
+    compile_fails("type Point\n  x as fixed\nend type\n", "records ('type ... end type') are not supported");
+    compile_fails("function f(x)\nend function\n", "'function' is not supported in GotA BASIC: write a sub");
+    compile_fails("dim a(3) as Point\n", "'dim ... as' (records) is not supported");
+
+    /* DATA tables: typed, continued lines, signed values, used before their line */
+    vm = run("sub pick(i)\n  got = weights(i)\nend sub\n"
+             "DATA weights AS fixed32 = _\n  -0.5, 1, _   ' a comment after the continuation\n  2.25\n"
+             "DATA counts AS int32 = -2147483647, +12, 3.0\n"
+             "DATA mixed = 1, -0.25, 7\n"
+             "pick(1)\nw0 = weights(0): n0 = counts(0): n1 = counts(1): n2 = counts(2)\n"
+             "m0 = mixed(0): m1 = mixed(1)\n", &rc);
+    CHECK_EQ(rc, BASIC_OK);
+    CHECK_FX(vm, "got", 65536);
+    CHECK_FX(vm, "w0", -32768);
+    CHECK_INT(vm, "n0", -2147483647);
+    CHECK_INT(vm, "n1", 12);
+    CHECK_INT(vm, "n2", 3);
+    CHECK_INT(vm, "m0", 1);
+    CHECK_FX(vm, "m1", -16384);
+    {
+        int32_t len = 0;
+        const BasicValue *w = basic_vm_array(vm, "weights", &len);
+        CHECK_EQ(len, 3);
+        CHECK(w && w[2].fx == 1 && w[2].v == 147456);
+    }
+    /* the values come back at every reset; they count in the array limits */
+    basic_vm_reset(vm);
+    CHECK_INT(vm, "got", 0);
+    {
+        const BasicValue *w = basic_vm_array(vm, "weights", NULL);
+        CHECK(w && w[0].fx == 1 && w[0].v == -32768);
+    }
+    basic_vm_free(vm);
+    compile_fails("DATA w = 1, 2\nw(0) = 7\n", "cannot assign to 'w': it is a read-only DATA table");
+    compile_fails("DATA w AS int32 = 0.5\n", "DATA w is int32: 0.5 is not a whole number");
+    compile_fails("DATA w AS fixed32 = 100000\n", "DATA w is fixed32: 100000 does not fit a decimal");
+    compile_fails("DATA w AS float32 = 1\n", "unknown DATA type 'float32'");
+    compile_fails("DATA w = 1 + 2\n", "t.bas:1:12: expected ',' and another value");
+    compile_fails("DATA w = x\n", "expected a number (DATA values are number literals)");
+    compile_fails("DATA w =\n", "expected a number");
+    compile_fails("DATA w = 1,\n", "expected a number");
+    compile_fails("DATA w = 1\nDATA w = 2\n", "'w' is already an array");
+    compile_fails("if 1 then\n  DATA w = 1\nend if\n", "DATA tables are allowed only at the top level");
+    compile_fails("DATA w x\n", "a DATA table is 'DATA name [AS int32|fixed32] = value, value, ...'");
+    compile_fails("sub f()\n  DATA w = 1\nend sub\n", "DATA tables are allowed only at the top level");
+    compile_fails("dim a(4000)\nDATA w = 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, "
+                  "22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, "
+                  "47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, "
+                  "72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96\n",
+                  "arrays too large");
+    /* a `_` inside a line is a plain name */
+    vm = run("_ = 3\nx = _ + 1\n", &rc);
+    CHECK_INT(vm, "x", 4);
+    basic_vm_free(vm);
+
+    /* floor, sqrt, exp (host functions: they run in a match) */
+    {
+        const int one[] = {1};
+        GotaMatch *m = scripted_match(
+            1, one, 1,
+            "a = floor(2.75): b = floor(-2.25): c = floor(7): d = floor(-0.00002)\n"
+            "e = sqrt(2.0): f = sqrt(-1): g = sqrt(9)\n"
+            "h = exp(0): i = exp(1): j = exp(-1): k = exp(10): l = exp(2.5): o = exp(-11.5): q = exp(-100)\n"
+            "r = exp(10.3912353515625): s = exp(-0.0000152587890625): t = exp(0.693145751953125)\n",
+            NULL);
+        int32_t ran;
+        CHECK_EQ(gota_match_step(m, 1, &ran), GOTA_OK);
+        vm = m->script[1];
+        CHECK_EQ(vm->disabled, 0);
+        CHECK_INT(vm, "a", 2);
+        CHECK_INT(vm, "b", -3);
+        CHECK_INT(vm, "c", 7);
+        CHECK_INT(vm, "d", -1);
+        CHECK_FX(vm, "e", 92681);
+        CHECK_FX(vm, "f", 0);
+        CHECK_FX(vm, "g", 3 * 65536);
+        CHECK_FX(vm, "h", 65536);
+        CHECK_FX(vm, "i", 178145);
+        CHECK_FX(vm, "j", 24109);
+        CHECK_FX(vm, "k", 1443526462);
+        CHECK_FX(vm, "l", 798392);
+        CHECK_FX(vm, "o", 1);
+        CHECK_FX(vm, "q", 0);
+        CHECK_FX(vm, "r", 2134696333);
+        CHECK_FX(vm, "s", 65535);
+        CHECK_FX(vm, "t", 131072);
+        gota_match_free(m);
+        /* out of range: the script stops with the reason */
+        static const char *const bad[] = {"x = exp(10.5)\n", "x = sqrt(40000)\n"};
+        static const char *const why[] = {"exp(10.50000) is outside the decimals", "sqrt: 40000 does not fit a decimal"};
+        for (int k = 0; k < 2; k++) {
+            m = scripted_match(1, one, 1, bad[k], NULL);
+            CHECK_EQ(gota_match_step(m, 1, &ran), GOTA_OK);
+            CHECK_EQ(m->script[1]->disabled, 1);
+            CHECK(strstr(m->script[1]->error, why[k]) != NULL);
+            gota_match_free(m);
+        }
+    }
+
+    /* the original's neural-network calls are refused by name, and so are their results */
+    compile_fails("res = nn_richard(1, 2, 3)\n", "t.bas:1:7: 'nn_richard' is a neural-network call of the original");
+    compile_fails("x = andre_nn(1)\n", "'andre_nn' is a neural-network call");
+    compile_fails("gota_act()\n", "'gota_act' is a neural-network call");
+    compile_fails("sub choose()\n  best = result(0)\nend sub\nresult = mine_nn(1)\n",
+                  "t.bas:2:10: 'result' is indexed like an array, but it holds the result of mine_nn (line 4)");
+}
+
+static void test_original_host(void)
+{
+    /* a script that never calls draftHero does not run in the draft: at its
+     * first decision its hero stands in the spawn room */
+    {
+        const int all[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9};
+        GotaMatch *m = scripted_match(3, all, 10, "n = n + 1\nf = selfHp * 10 / selfMaxHp\nif n = 1 then first = worldTick\n",
+                                      NULL);
+        int32_t ran;
+        CHECK_EQ(gota_match_step(m, 5, &ran), GOTA_OK);
+        for (int s = 0; s < 10; s++) {
+            CHECK_EQ(m->script[s]->disabled, 0);
+            CHECK_EQ(m->script[s]->decisions, 5);
+            CHECK_EQ(gi(m, s, "first"), 1);   /* the first battle decision */
+        }
+        gota_match_free(m);
+    }
+    /* the structured queries against the simulator's state */
+    const char *src =
+        "dim ox(63), oy(63), om(63), oa(63), ofx(63), ofy(63), oid(63)\n"
+        "if drafting then ok = draftHero(Ranger - Ranger + Lich): end\n"
+        "if h = 0 then h = blobCreate(): h2 = blobCreate()\n"
+        "cleared = blobClear(h)\n"
+        "for k = 0 to 19: s(k) = selfInfo(k): next k\n"
+        "for k = 0 to 16: mi(k) = matchInfo(k): next k\n"
+        "n = objectCount(): ts = 0: ta = 0: top = n - 1: if top > 63 then top = 63\n"
+        "for i = 0 to top\n"
+        "  oid(i) = objectId(i): ox(i) = objectInfo(i, 0): oy(i) = objectInfo(i, 1): om(i) = objectInfo(i, 2)\n"
+        "  oa(i) = objectInfo(i, 3): ofx(i) = objectInfo(i, 4): ofy(i) = objectInfo(i, 5)\n"
+        "  if objectKind(i) = 4 and objectTeam(i) = selfTeam then ts = ts + 1: ta = ta + objectAlive(i)\n"
+        "next i\n"
+        "obad = objectInfo(n, 0) + objectInfo(0, 8)\n"
+        "for a = 0 to 3: ar(a) = abilityInfo(a, 0): ac(a) = abilityInfo(a, 1): ad(a) = abilityInfo(a, 2): "
+        "ak(a) = abilityInfo(a, 3): next a\n"
+        "abad = abilityInfo(4, 0)\n"
+        "sc = spellCount(): sbad = spellInfo(sc, 0)\n"
+        "if sc > 0 then sx0 = spellInfo(0, 0): sy0 = spellInfo(0, 1): sh0 = spellInfo(0, 2): ss0 = spellInfo(0, 3)\n";
+    char full[4096];
+    snprintf(full, sizeof full, "dim s(19), mi(16), ar(3), ac(3), ad(3), ak(3)\n%s", src);
+    const int seats[] = {2, 7};
+    GotaMatch *m = scripted_match(5, seats, 2, full, NULL);
+    CHECK_EQ(m->hero[2].cls == 7 || m->hero[7].cls == 7, 1);   /* one of them drafted the Lich */
+    int32_t ran;
+    CHECK_EQ(gota_match_step(m, 30, &ran), GOTA_OK);
+    for (int k = 0; k < 2; k++) {
+        int seat = seats[k], team = seat / 5;
+        BasicVM *vm = m->script[seat];
+        CHECK_EQ(vm->disabled, 0);
+        const GotaUnit *u = &m->unit[m->hero_slot[seat]];
+        const HeroState *h = &m->hero[seat];
+        int32_t len = 0;
+        const BasicValue *sv = basic_vm_array(vm, "s", &len);
+        CHECK_EQ(len, 20);
+        CHECK(sv[0].fx == 1 && sv[0].v == (int32_t)(((int64_t)u->x * 65536) / GOTA_TILE));
+        CHECK(sv[1].fx == 1 && sv[1].v == (int32_t)(((int64_t)u->z * 65536) / GOTA_TILE));
+        CHECK_EQ(sv[2].v, h->xp);   /* level 1: all XP is into the level */
+        CHECK_EQ(sv[3].v, 100);
+        CHECK_EQ(sv[4].v, h->xp);
+        CHECK_EQ(sv[6].v, HERO_CLASS[h->cls].role);
+        CHECK_EQ(sv[9].v, h->points);
+        CHECK_EQ(sv[10].v, (int32_t)economy_hero_score(m, seat));
+        CHECK(sv[15].fx == 1 && sv[15].v == (int32_t)(((int64_t)u->range * 65536) / GOTA_TILE));
+        CHECK(sv[16].fx == 1 && sv[16].v == (int32_t)(((int64_t)h->move_speed * 65536) / GOTA_TILE));
+        CHECK(sv[17].v == (int32_t)(((int64_t)m->map->building[1 - team].x * 65536) / GOTA_TILE));
+        CHECK_EQ(sv[19].v, 0);
+        CHECK(sv[5].v == 0 || sv[5].v == -1);
+        const BasicValue *mi = basic_vm_array(vm, "mi", &len);
+        CHECK_EQ(mi[0].v, 30);
+        CHECK_EQ(mi[1].v, (int32_t)m->cfg.max_ticks);
+        CHECK_EQ(mi[2].v, 5);
+        CHECK_EQ(mi[3].v, (int32_t)m->cfg.wave_interval - 30);
+        CHECK_EQ(mi[4].v, (int32_t)m->cfg.wave_interval);
+        CHECK_EQ(mi[5].v, 58);
+        CHECK_EQ(mi[6].v, 116);
+        CHECK_EQ(mi[7].v, 0);
+        CHECK_EQ(mi[8].v, 11);    /* own towers standing: 9 lane towers and 2 god guards */
+        CHECK_EQ(mi[9].v, 11);
+        CHECK_EQ(mi[10].v, 6);
+        CHECK_EQ(mi[11].v, 6);
+        CHECK_EQ(mi[12].v, 11);
+        CHECK_EQ(mi[13].v, 11);
+        CHECK_EQ(mi[16].v, 0);
+        CHECK_EQ(gi(m, seat, "h"), 1);
+        CHECK_EQ(gi(m, seat, "h2"), 2);
+        CHECK_EQ(gi(m, seat, "cleared"), 0);
+        /* objects: positions as Q16.16 tiles from the centre, flags -1/0, facing a unit vector */
+        const BasicValue *oid = basic_vm_array(vm, "oid", NULL), *ox = basic_vm_array(vm, "ox", NULL);
+        const BasicValue *om = basic_vm_array(vm, "om", NULL), *oa = basic_vm_array(vm, "oa", NULL);
+        const BasicValue *ofx = basic_vm_array(vm, "ofx", NULL), *ofy = basic_vm_array(vm, "ofy", NULL);
+        int n = gi(m, seat, "n");
+        CHECK(n > 10);
+        for (int i = 0; i < n && i < 64; i++) {
+            const GotaUnit *o = NULL;
+            for (int j = 0; j < m->unit_n && !o; j++)
+                if (m->unit[j].kind != GOTA_KIND_NONE && m->unit[j].id == oid[i].v) o = &m->unit[j];
+            CHECK(o != NULL);
+            if (!o) continue;
+            CHECK_EQ(oid[i].v, o->id);
+            if (o->kind == GOTA_KIND_TOWER || o->kind == GOTA_KIND_BARRACKS || o->kind == GOTA_KIND_GOD)   /* still */
+                CHECK(ox[i].fx == 1 && ox[i].v == (int32_t)(((int64_t)o->x * 65536) / GOTA_TILE));
+            CHECK_EQ(ox[i].fx, 1);
+            CHECK_EQ(om[i].v, o->max_hp);
+            int attackable = o->alive && (o->kind == GOTA_KIND_TOWER || o->kind == GOTA_KIND_BARRACKS ||
+                                          o->kind == GOTA_KIND_GOD ? o->exposed : 1);
+            CHECK_EQ(oa[i].v, attackable ? -1 : 0);   /* a building: standing and exposed */
+            int64_t len2 = (int64_t)ofx[i].v * ofx[i].v + (int64_t)ofy[i].v * ofy[i].v;
+            CHECK(len2 > (int64_t)65000 * 65000 && len2 < (int64_t)66000 * 66000);
+        }
+        CHECK_EQ(gi(m, seat, "obad"), 0);
+        /* towers: 11 standing, the 3 outer ones exposed, so objectAlive is 1 for those only */
+        CHECK_EQ(gi(m, seat, "ts"), 11);
+        CHECK_EQ(gi(m, seat, "ta"), 3);
+        const BasicValue *ar = basic_vm_array(vm, "ar", NULL), *ac = basic_vm_array(vm, "ac", NULL);
+        const BasicValue *ak = basic_vm_array(vm, "ak", NULL);
+        for (int a = 0; a < 4; a++) {
+            const AbilityDef *d = &HERO_CLASS[h->cls].ability[a];
+            CHECK(ar[a].fx == 1 && ar[a].v == (int32_t)(((int64_t)d->range * 65536) / GOTA_TILE));
+            CHECK_EQ(ac[a].v, d->cast);
+            CHECK_EQ(ak[a].v, d->effect);
+        }
+        CHECK_EQ(gi(m, seat, "abad"), 0);
+        CHECK_EQ(gi(m, seat, "sbad"), 0);
+    }
+    gota_match_free(m);
+    /* a blob handle is checked; too many blobs stop the script */
+    static const char *const bad_blob[] = {
+        "if drafting then end\nh = blobCreate()\nx = blobClear(h + 1)\n",
+        "if drafting then end\nfor i = 1 to 300: h = blobCreate(): next\n",
+    };
+    static const char *const bad_blob_text[] = {"blobClear: 2 is not a blob of this script",
+                                                "blobCreate: at most 256 blobs per script"};
+    for (int k = 0; k < 2; k++) {
+        const int one[] = {3};
+        m = scripted_match(1, one, 1, bad_blob[k], NULL);
+        CHECK_EQ(gota_match_step(m, 1, &ran), GOTA_OK);
+        CHECK_EQ(m->script[3]->disabled, 1);
+        if (!strstr(m->script[3]->error, bad_blob_text[k])) fprintf(stderr, "blob error: %s\n", m->script[3]->error);
+        CHECK(strstr(m->script[3]->error, bad_blob_text[k]) != NULL);
+        gota_match_free(m);
+    }
+}
+
 static void test_batch_scripts(void)
 {
     GotaConfig cfg;
@@ -1399,5 +1684,8 @@ int main(void)
     test_host_errors_disable_the_seat();
     test_draft_and_determinism();
     test_batch_scripts();
+    test_error_order();
+    test_original_dialect();
+    test_original_host();
     return check_report("test_basic");
 }
