@@ -18,10 +18,10 @@ from gota_arena.learner_env import LearnerEnv  # noqa: E402
 from gota_arena.masking import (  # noqa: E402
     CAST_POINT, CAST_TARGET, USE_ITEM_AT, USES, ability_mask, illegal_rows, item_mask, target_mask, verb_mask,
 )
+from gota_arena.nets import LOGITS, ActionDistribution, EntityPolicy, LSTMPolicy, MLPPolicy  # noqa: E402
 from gota_arena.policies import load_policy, save_policy  # noqa: E402
 from gota_arena.train.checkpoint import load_checkpoint, rng_state, save_checkpoint, set_rng_state  # noqa: E402
 from gota_arena.train.league import League  # noqa: E402
-from gota_arena.train.nets import LOGITS, ActionDistribution, EntityPolicy, LSTMPolicy, MLPPolicy  # noqa: E402
 from gota_arena.train.ppo import compute_gae, train  # noqa: E402
 from gota_bundled.policies import RandomPolicy  # noqa: E402
 

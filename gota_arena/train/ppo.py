@@ -10,7 +10,7 @@ What is particular to GotA:
 - an agent is a learner row of the LearnerEnv: 10 per self-play lane (both
   teams learn), 5 per lane against an opponent drawn from the pool/league;
 - the action is the five-head conditional distribution of
-  ``gota_arena.train.nets`` (masked logits; per-head log-probs and entropies);
+  ``gota_arena.nets`` (masked logits; per-head log-probs and entropies);
 - the run is cut in **segments** of ``trainer.checkpoint_every`` updates: a
   checkpoint closes a segment and the next one starts fresh matches (the
   simulator cannot save a match in progress). Episodes cut at a segment end
