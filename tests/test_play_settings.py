@@ -11,10 +11,10 @@ import torch
 from gota_arena import plugins
 from gota_arena.evaluate import Leaderboard
 from gota_arena.evaluate.games import Game, arena_settings, play
+from gota_arena.evaluate.quick import evaluate
 from gota_arena.learner_env import LearnerEnv
 from gota_arena.opponents import PolicyOpponent
 from gota_arena.policies import PlaySettings, PlaySettingsError, load_policy, read_policy_metadata, save_policy
-from gota_arena.train.evaluate import evaluate
 
 SHORT = 480   # ticks: 20 game seconds, enough for heroes to leave spawn and meet creeps
 

@@ -8,7 +8,8 @@ metrics, checkpoint), metrics namespaced ``charts/`` and ``losses/``.
 Its parts: ``rollout.py`` (acting: a batch from the LearnerEnv), ``update.py``
 (learning: GAE and ``ppo_update`` on a batch alone), ``state.py`` (the policy,
 optimizer, league, counters and RNG states a checkpoint saves and a resume
-takes up), ``league.py``, ``report.py``, ``evaluate.py``.
+takes up), ``league.py``, ``report.py``; the quick evaluation at the end is
+gota_arena/evaluate/quick.py.
 
 What is particular to GotA:
 - an agent is a learner row of the LearnerEnv: 10 per self-play lane (both
@@ -48,13 +49,13 @@ from .. import __version__, plugins
 from ..arena import LANE_STATS_DTYPE
 from ..config import TrainerConfig, self_play_lanes
 from ..errors import PluginError
+from ..evaluate.quick import evaluate
 from ..files import write_text_atomic
 from ..hookspecs import CheckpointSaved, EpisodeEnd
 from ..learner_env import SELF, LearnerEnv
 from ..policies import PlaySettings, load_policy
 from . import distributed
 from .checkpoint import TrainingError
-from .evaluate import evaluate
 from .league import League
 from .report import Reporter, print_summary
 from .rollout import Rollout

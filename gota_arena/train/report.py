@@ -17,7 +17,7 @@ from collections import deque
 from pathlib import Path
 from typing import List, Optional
 
-from .evaluate import format_table
+from ..evaluate.quick import format_table
 from .league import SNAPSHOT_PREFIX
 
 LOSSES = ("losses/policy_loss", "losses/value_loss", "losses/entropy", "losses/old_approx_kl",
