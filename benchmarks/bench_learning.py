@@ -33,9 +33,9 @@ sys.path.insert(0, str(ROOT))
 import torch  # noqa: E402
 
 from gota_arena import plugins  # noqa: E402
+from gota_arena.evaluate.quick import evaluate, format_table  # noqa: E402
 from gota_arena.policies import PlaySettings, load_policy  # noqa: E402
 from gota_arena.train.cli import compose  # noqa: E402
-from gota_arena.train.evaluate import evaluate, format_table  # noqa: E402
 from gota_arena.train.ppo import train  # noqa: E402
 
 # the benchmark's settings on top of the vs_bundled experiment

@@ -35,8 +35,8 @@ _EXPORTS = {
 
 # the submodules, loaded on first attribute access (``gota_arena.plugins``) or import
 _SUBMODULES = ("adapters", "arena", "basic", "bots", "config", "constants", "contract", "errors", "evaluate",
-               "files", "frames", "heroes", "hookspecs", "layout", "learner_env", "map", "masking", "opponents",
-               "plugins", "policies", "replay", "rewards", "script", "sim", "testing", "train", "viewer")
+               "files", "frames", "heroes", "hookspecs", "layout", "learner_env", "map", "masking", "nets",
+               "opponents", "plugins", "policies", "replay", "rewards", "script", "sim", "testing", "train", "viewer")
 
 __all__ = [
     "__version__", "hookimpl", "Match", "MatchConfig", "MatchInfo", "Event",

@@ -40,7 +40,8 @@ class SeatBatch:
     obs: np.ndarray            # float32 [n, OBS_SIZE], the seat's team view
     masks: np.ndarray          # uint8 [n, MASK_SIZE], the conditional mask
     lanes: np.ndarray          # int64 [n], the lane of each row (rows of one lane are in seat order)
-    slots: np.ndarray          # int64 [n], a stable id of the seat (lane * 5 + seat in team): key recurrent state by it
+    slots: np.ndarray          # int64 [n], a stable id of the seat: key recurrent state by it (lane * 5 + seat
+    #                            in team; seats of an evaluation's learner team: (lanes + lane) * 5 + seat)
     episode_start: np.ndarray  # bool [n], the row's episode began with this observation
 
 

@@ -1,6 +1,6 @@
 """Policy adapters: a policy built from config, acting on a batch of seats.
 
-A ``Policy`` (usually a torch module; see gota_arena/train/nets.py) offers
+A ``Policy`` (usually a torch module; see gota_arena/nets.py) offers
 
     state = policy.initial_state(n)          # None for feed-forward policies,
                                              # else a tuple of [layers, n, ...] tensors

@@ -11,10 +11,10 @@ import torch
 from gota_arena import plugins
 from gota_arena.evaluate import Leaderboard
 from gota_arena.evaluate.games import Game, arena_settings, play
-from gota_arena.learner_env import LearnerEnv
+from gota_arena.evaluate.quick import evaluate
+from gota_arena.learner_env import Fixture, LearnerEnv
 from gota_arena.opponents import PolicyOpponent
 from gota_arena.policies import PlaySettings, PlaySettingsError, load_policy, read_policy_metadata, save_policy
-from gota_arena.train.evaluate import evaluate
 
 SHORT = 480   # ticks: 20 game seconds, enough for heroes to leave spawn and meet creeps
 
@@ -110,6 +110,27 @@ def test_a_pool_opponent_acts_at_its_interval_in_a_finer_arena():
         for _ in range(SHORT // 4 - 1):   # one step short of the timeout: no restart yet
             env.step(np.zeros((env.agents, 5), dtype=np.int32))
     assert slow.decisions == 2 * 5 * SHORT // 16
+
+
+def test_a_fixture_learner_team_is_played_by_its_entrant_alone():
+    """When a Fixture names who plays the learner team (an evaluation), the caller's actions
+    for those rows count for nothing: between the entrant's decisions (every 16 ticks in a
+    4-tick arena) its seats noop."""
+    def play_lane(caller):
+        slow = Counting(tiny_policy(16), "slow")
+        fixture = Fixture(plugins.opponent("idle"), learner=slow, seed=3)
+        with LearnerEnv(lanes=1, self_play_lanes=0, opponents=lambda lane: fixture, max_ticks=SHORT) as env:
+            obs, masks = env.reset()
+            for _ in range(40):
+                actions = caller(obs, masks)
+                obs, masks, *_ = env.step(actions)
+            return env.arena.lane_hash(0), slow.decisions, int((actions[:, 0] != 0).sum())
+
+    random = plugins.policy("random", seed=1)
+    noops = play_lane(lambda obs, masks: np.zeros((len(obs), 5), dtype=np.int32))
+    randoms = play_lane(lambda obs, masks: random.act(obs, masks).actions)
+    assert randoms[2] > 0, "the caller sends actions that are not noops"
+    assert randoms[:2] == noops[:2] and noops[1] == 5 * 40 // 4
 
 
 def test_a_policy_trained_at_an_interval_is_played_at_it(tmp_path):

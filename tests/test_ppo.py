@@ -1,8 +1,11 @@
-"""The pieces of training: the masked five-head distribution, GAE, checkpoints,
-the league, resume = uninterrupted, the event hooks (gota_arena/train)."""
+"""The pieces of training: the masked five-head distribution, GAE, the PPO update
+on a batch alone, checkpoints, the league, resume = uninterrupted, the event
+hooks (gota_arena/train)."""
 import csv
+import dataclasses
 import itertools
 import json
+import math
 import os
 
 import numpy as np
@@ -12,17 +15,19 @@ torch = pytest.importorskip("torch")
 pytest.importorskip("omegaconf")
 
 from gota_arena import hookimpl, plugins  # noqa: E402
-from gota_arena.config import Config  # noqa: E402
+from gota_arena.config import Config, TrainerConfig  # noqa: E402
 from gota_arena.contract import INFO, LAYOUT  # noqa: E402
 from gota_arena.learner_env import LearnerEnv  # noqa: E402
 from gota_arena.masking import (  # noqa: E402
     CAST_POINT, CAST_TARGET, USE_ITEM_AT, USES, ability_mask, illegal_rows, item_mask, target_mask, verb_mask,
 )
+from gota_arena.nets import LOGITS, ActionDistribution, EntityPolicy, LSTMPolicy, MLPPolicy  # noqa: E402
 from gota_arena.policies import load_policy, save_policy  # noqa: E402
 from gota_arena.train.checkpoint import load_checkpoint, rng_state, save_checkpoint, set_rng_state  # noqa: E402
 from gota_arena.train.league import League  # noqa: E402
-from gota_arena.train.nets import LOGITS, ActionDistribution, EntityPolicy, LSTMPolicy, MLPPolicy  # noqa: E402
-from gota_arena.train.ppo import compute_gae, train  # noqa: E402
+from gota_arena.train.ppo import train  # noqa: E402
+from gota_arena.train.report import LOSSES  # noqa: E402
+from gota_arena.train.update import Batch, compute_gae, ppo_update  # noqa: E402
 from gota_bundled.policies import RandomPolicy  # noqa: E402
 
 V, TG, PT, AB, IT = range(5)
@@ -313,6 +318,86 @@ def test_gae_against_a_hand_computed_case():
     # next_done cuts the bootstrap of the last step
     adv = compute_gae(rewards, values, dones, next_value, torch.tensor([1.0]), gamma, lam)
     assert adv[2, 0].item() == pytest.approx(3.0 - 1.5)
+
+
+# ---- the update on a batch alone ----------------------------------------------------------------------
+
+def synthetic_batch(policy, steps: int = 8, agents: int = 6, seed: int = 0) -> Batch:
+    """What a rollout stores, without an arena: random observations and masks, the
+    policy's own actions, log-probs and values; episodes begin at step 0 and at random."""
+    rng = np.random.default_rng(seed)
+    obs = torch.as_tensor(rng.normal(size=(steps, agents, INFO.obs_size)), dtype=torch.float32)
+    masks = torch.as_tensor(random_masks(steps * agents, rng)).reshape(steps, agents, -1) != 0
+    dones = torch.as_tensor(rng.random((steps, agents)) < 0.2, dtype=torch.float32)
+    dones[0] = 1
+    initial_state = policy.initial_state(agents)
+    state, actions, logprobs, values = initial_state, [], [], []
+    policy.eval()
+    with torch.no_grad():
+        for t in range(steps):
+            a, logp, v, state = policy.forward_act(obs[t], masks[t], state, dones[t].bool(), normalized=True)
+            actions.append(a)
+            logprobs.append(logp)
+            values.append(v)
+    values = torch.stack(values)
+    advantages = torch.as_tensor(rng.normal(size=(steps, agents)), dtype=torch.float32)
+    return Batch(obs, masks, torch.stack(actions), torch.stack(logprobs), values, dones, advantages,
+                 advantages + values, initial_state)
+
+
+def clipped_objective(policy, batch: Batch, clip_coef: float) -> float:
+    """The clipped surrogate loss of the whole batch (advantages normalised over it)."""
+    with torch.no_grad():
+        logp, _, _, _ = policy.evaluate(batch.obs.reshape(-1, INFO.obs_size), batch.masks.reshape(-1, INFO.mask_size),
+                                        batch.actions.reshape(-1, INFO.heads), batch.initial_state,
+                                        batch.dones.reshape(-1).bool(), normalized=True)
+    ratio = (logp - batch.logprobs.reshape(-1)).exp()
+    adv = batch.advantages.reshape(-1)
+    adv = (adv - adv.mean()) / (adv.std() + 1e-8)
+    return torch.max(-adv * ratio, -adv * ratio.clamp(1 - clip_coef, 1 + clip_coef)).mean().item()
+
+
+@pytest.mark.parametrize("make", [lambda: MLPPolicy(hidden=32, layers=1), lambda: LSTMPolicy(hidden=16)],
+                         ids=["mlp", "lstm"])
+def test_ppo_update_scores_the_batch_under_its_own_masks(make):
+    """At learning rate 0 the ratio of every minibatch is 1: each stored action is scored
+    under the mask it was drawn under (whole sequences from their initial state for the LSTM)."""
+    torch.manual_seed(0)
+    policy = make()
+    batch = synthetic_batch(policy)
+    optimizer = torch.optim.Adam(policy.parameters(), lr=0.0)
+    stats = ppo_update(policy, optimizer, batch, TrainerConfig(num_minibatches=2, update_epochs=2))
+    assert abs(stats["losses/approx_kl"]) < 1e-6 and stats["losses/clipfrac"] == 0.0
+    everything = torch.ones_like(batch.masks)   # the same actions, scored as if every action were allowed
+    stats = ppo_update(policy, optimizer, dataclasses.replace(batch, masks=everything), TrainerConfig())
+    assert stats["losses/approx_kl"] > 0.1
+
+
+def test_ppo_update_lowers_the_clipped_loss_and_reports_its_kl():
+    torch.manual_seed(1)
+    policy = MLPPolicy(hidden=32, layers=1)
+    batch = synthetic_batch(policy, steps=16, agents=8, seed=1)
+    hp = TrainerConfig(num_minibatches=1, update_epochs=4, clip_coef=0.2)
+    before = clipped_objective(policy, batch, hp.clip_coef)
+    stats = ppo_update(policy, torch.optim.Adam(policy.parameters(), lr=3e-3), batch, hp)
+    after = clipped_objective(policy, batch, hp.clip_coef)
+    assert before == pytest.approx(0.0, abs=1e-5)   # ratio 1 and normalised advantages
+    assert after < before - 0.01
+    assert 0 < stats["losses/approx_kl"] < 1 and 0 < stats["losses/clipfrac"] <= 1
+    assert all(math.isfinite(stats[key]) for key in LOSSES)
+
+
+def test_ppo_update_stops_at_target_kl():
+    def steps_taken(target_kl):
+        torch.manual_seed(2)
+        policy = MLPPolicy(hidden=32, layers=1)
+        optimizer = torch.optim.Adam(policy.parameters(), lr=3e-3)
+        ppo_update(policy, optimizer, synthetic_batch(policy, seed=2),
+                   TrainerConfig(num_minibatches=2, update_epochs=5, target_kl=target_kl))
+        return int(optimizer.state[policy.actor.weight]["step"])
+
+    assert steps_taken(None) == 10
+    assert steps_taken(1e-9) == 2   # the kl of the first epoch is over the target: no second epoch
 
 
 # ---- checkpoints ----------------------------------------------------------------------------------------

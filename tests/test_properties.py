@@ -477,9 +477,9 @@ def test_a_replay_header_with_an_impossible_number_is_refused(replay_bytes, key,
 def saved(tmp_path_factory):
     torch = pytest.importorskip("torch")
     pytest.importorskip("safetensors")
+    from gota_arena.nets import MLPPolicy
     from gota_arena.policies import save_policy
     from gota_arena.train.checkpoint import rng_state, save_checkpoint
-    from gota_arena.train.nets import MLPPolicy
     folder = tmp_path_factory.mktemp("saved")
     torch.manual_seed(0)
     policy = MLPPolicy(hidden=8, layers=1)

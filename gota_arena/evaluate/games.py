@@ -1,13 +1,15 @@
 """Play a list of games on one arena, every lane busy, every core used.
 
-A ``Game`` is (seed, red entrant, blue entrant). Each lane plays one game after
-another: its next game's controllers and seed are set when its current game
-begins (the lane restarts inside the step that ends a game). For each team:
-a native bot is set in the simulator (``set_learner_bot`` / ``set_opponent``);
-a Python entrant gets that team's rows every step. The seed fixes which team is
-the arena's "learner" team, so the red and blue entrants are mapped onto the
-learner and other team per game. Lanes with nothing left to play run ``idle``
-against ``idle`` until the last game ends, and their results are ignored.
+A ``Game`` is (seed, red entrant, blue entrant). The games are played in a
+``LearnerEnv`` whose chooser deals them out: each lane plays one game after
+another, and a lane's next game is set when its current one begins (the lane
+restarts inside the step that ends a game), as a ``Fixture``: its seed, and who
+plays the learner team and the other team. The seed fixes which team is the
+arena's learner team, so the red and blue entrants are mapped onto them per
+game. A native bot or a script plays inside the simulator; a Python entrant is
+asked for its team's rows by the env. Lanes with nothing left to play run
+``idle`` against ``idle`` until the last game ends, and their results are
+ignored.
 
 Entrants that record their decision interval (policies, ``Opponent.play``) act
 at it: the arena steps at ``action_ticks``, a divisor of every such interval
@@ -28,10 +30,11 @@ from typing import Callable, Dict, Iterable, List, Optional
 
 import numpy as np
 
-from ..arena import Arena, learner_team
-from ..constants import MAX_BATTLE_TICKS, SEATS_PER_TEAM, Result, Team
+from ..arena import learner_team
+from ..constants import MAX_BATTLE_TICKS, Result, Team
 from ..contract import HEADS
-from ..opponents import Opponent, SeatBatch, check_actions
+from ..learner_env import Fixture, LearnerEnv
+from ..opponents import BotOpponent, Opponent
 from ..policies import PlaySettingsError, acting_threads
 from ..rewards import OUTCOME, TEAM_SCORE, TEAM_XP
 
@@ -47,13 +50,6 @@ class Game:
     @property
     def key(self) -> str:
         return f"{self.seed}:{self.red}:{self.blue}"
-
-
-class _Lane:
-    def __init__(self):
-        self.game = None       # running
-        self.pending = None    # the next start's game
-        self.controllers = (None, None)   # (learner team, other team) of the running game
 
 
 @dataclass(frozen=True)
@@ -108,81 +104,39 @@ def play(games: List[Game], entrants: Dict[str, Opponent], lanes: int, threads: 
     lanes = max(1, min(lanes, len(queue)))
     playing = {name: entrants[name] for g in queue for name in (g.red, g.blue)}
     settings = arena_settings(playing, action_ticks, max_ticks)
-    every = {id(e): (e.play.action_ticks if e.play is not None else action_ticks) // settings.action_ticks
-             for e in playing.values() if not e.native}   # steps between an entrant's decisions
-    with acting_threads(), Arena(lanes=lanes, action_ticks=settings.action_ticks, self_play=True, threads=threads,
-                                 max_ticks=max_ticks, upkeep=int(settings.upkeep), **settings.match) as arena:
-        state = [_Lane() for _ in range(lanes)]
-        recorder = _recorder(arena, state, set(record), replay_dir)
+    idle = BotOpponent("idle")
+    dealt = [None] * lanes   # the game each lane starts next
 
-        def plan(lane: int) -> None:
-            """Controllers and seed of the lane's next start."""
-            game = queue.pop(0) if queue else None
-            state[lane].pending = game
-            if game is None:
-                arena.set_learner_bot(lane, "idle")
-                arena.set_opponent(lane, "idle")
-                return
-            red, blue = entrants[game.red], entrants[game.blue]
-            mine, other = (red, blue) if learner_team(game.seed) == Team.RED else (blue, red)
-            if mine.script is not None:
-                arena.set_learner_script(lane, mine.script)
-            else:
-                arena.set_learner_bot(lane, mine.bot)
-            if other.script is not None:
-                arena.set_opponent_script(lane, other.script)
-            else:
-                arena.set_opponent(lane, other.bot or "external")
-            arena.set_next_seed(lane, game.seed)
+    def deal(lane: int) -> Fixture:
+        game = queue.pop(0) if queue else None
+        dealt[lane] = game
+        if game is None:
+            return Fixture(idle, learner=idle)   # nothing left to play: not counted
+        red, blue = entrants[game.red], entrants[game.blue]
+        learner, other = (red, blue) if learner_team(game.seed) == Team.RED else (blue, red)
+        return Fixture(other, learner=learner, seed=game.seed, game=game)
 
-        def begin(lane: int) -> None:
-            s = state[lane]
-            s.game = s.pending
-            if s.game is not None:
-                red, blue = entrants[s.game.red], entrants[s.game.blue]
-                s.controllers = (red, blue) if learner_team(s.game.seed) == Team.RED else (blue, red)
-            plan(lane)
-
-        for lane in range(lanes):
-            plan(lane)
-        arena.reset(-1)
-        if recorder:
-            recorder.after_reset()
-        starts = np.ones(lanes, dtype=bool)
-        lane_steps = np.zeros(lanes, dtype=np.int64)   # steps since the lane's game began
-        for lane in range(lanes):
-            begin(lane)
-        actions = np.zeros((arena.agents, HEADS), dtype=np.int32)
-        apl = arena.agents_per_lane   # self-play: every seat of a lane is a row, the learner team's first
-        while any(s.game is not None for s in state):
-            actions[:] = 0
-            for opponent, rows in _python_rows(state, lane_steps, every, apl).items():
-                rows = np.asarray(rows, dtype=np.int64)
-                seats = SeatBatch(arena.obs[rows], arena.masks[rows], rows // apl, rows, starts[rows // apl])
-                actions[rows] = check_actions(opponent.name, opponent.act(seats), seats.masks)
-            if recorder:
-                recorder.before_step(actions)
-            out = arena.step(actions)
-            if recorder:
-                recorder.after_step()            # before begin(): a restarted lane's game is its pending one
-            starts[:] = False
-            lane_steps += 1
-            for lane in np.flatnonzero(out.stats["finished"]).tolist():
-                game = state[lane].game
-                if game is not None:
-                    result = _result(game, out.stats[lane], out.signals[lane])
-                    if recorder and game.key in recorder.saved:
-                        result["replay"] = str(recorder.saved.pop(game.key))
-                    results.append(result)
-                    if on_result:
-                        on_result(result)
-                starts[lane] = True
-                lane_steps[lane] = 0
-                begin(lane)
+    with acting_threads(), LearnerEnv(lanes=lanes, self_play_lanes=0, opponents=deal, reward="leaderboard",
+                                      action_ticks=settings.action_ticks, threads=threads, max_ticks=max_ticks,
+                                      upkeep=int(settings.upkeep), **settings.match) as env:
+        env.recorder = _recorder(env.arena, dealt, set(record), replay_dir)
+        env.reset()
+        noop = np.zeros((env.agents, HEADS), dtype=np.int32)   # every learner row is an entrant's
+        while len(results) < len(games):
+            *_, episodes = env.step(noop)
+            for episode in episodes:
+                if episode["game"] is None:
+                    continue
+                result = _result(episode)
+                if env.recorder and episode["game"].key in env.recorder.saved:
+                    result["replay"] = str(env.recorder.saved.pop(episode["game"].key))
+                results.append(result)
+                if on_result:
+                    on_result(result)
     return results
 
 
-def _recorder(arena, state, keys: set, directory):
+def _recorder(arena, dealt: list, keys: set, directory):
     """An ArenaRecorder (gota_arena.replay) of the games named in ``keys``: each
     lane's episode is recorded when the game starting on it is one of them."""
     if not keys:
@@ -192,7 +146,7 @@ def _recorder(arena, state, keys: set, directory):
     from ..replay import SUFFIX, ArenaRecorder
 
     def select(lane: int, info: dict):
-        game = state[lane].pending           # the game the lane starts now (begin() runs after the hooks)
+        game = dealt[lane]           # the game the lane starts now (its next one is dealt after the hooks)
         return {"game": game.key} if game is not None and game.key in keys and game.seed == info["seed"] else None
 
     rec = ArenaRecorder(arena, lanes=range(arena.lanes), directory=directory, keep=False, select=select,
@@ -202,29 +156,17 @@ def _recorder(arena, state, keys: set, directory):
     return rec
 
 
-def _python_rows(state, lane_steps: np.ndarray, every: dict, agents_per_lane: int) -> dict:
-    """Rows of every Python entrant that decides this step, grouped by entrant, over the running games
-    (a lane's rows: the learner team's seats, then the other team's)."""
-    groups = {}
-    for lane, s in enumerate(state):
-        if s.game is None:
-            continue
-        for side, controller in enumerate(s.controllers):
-            if not controller.native and lane_steps[lane] % every[id(controller)] == 0:
-                first = lane * agents_per_lane + side * SEATS_PER_TEAM
-                groups.setdefault(controller, []).extend(range(first, first + SEATS_PER_TEAM))
-    return groups
-
-
-def _result(game: Game, stats, signals) -> dict:
-    result = int(stats["result"])
+def _result(episode: dict) -> dict:
+    """A game's result from its episode record (the learner team's stats, both teams' signals)."""
+    game, signals = episode["game"], episode["signals"]
     teams = (Team.RED, Team.BLUE)
     outcome = [int(signals[t, OUTCOME]) for t in teams]
     score = [int(signals[t, TEAM_SCORE]) for t in teams]
     xp = [int(signals[t, TEAM_XP]) for t in teams]
     winner = "red" if outcome[Team.RED] == 1 else "blue" if outcome[Team.BLUE] == 1 else None
+    result = int(episode["result"])
     return {"key": game.key, "seed": game.seed, "red": game.red, "blue": game.blue,
-            "result": RESULTS.get(result, str(result)), "winner": winner, "ticks": int(stats["ticks"]),
+            "result": RESULTS.get(result, str(result)), "winner": winner, "ticks": int(episode["ticks"]),
             "red_score": score[0], "blue_score": score[1], "red_xp": xp[0], "blue_xp": xp[1],
             "red_glory": score[0] if winner == "red" else 0, "blue_glory": score[1] if winner == "blue" else 0}
 

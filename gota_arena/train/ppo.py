@@ -1,16 +1,21 @@
 """PPO on the LearnerEnv, in the manner of CleanRL's ppo.py: one function that
-reads top to bottom (setup, rollout, GAE, minibatch epochs, logging,
-checkpoints), ``b_`` for the flattened batch and ``mb_`` for a minibatch,
-metrics namespaced ``charts/`` and ``losses/``.
+reads top to bottom (setup; then per update: rollout, advantages, update,
+metrics, checkpoint), metrics namespaced ``charts/`` and ``losses/``.
 
     from gota_arena.train.ppo import train
     summary = train(cfg, run_dir)          # cfg: gota_arena.config.Config (dataclass or OmegaConf)
+
+Its parts: ``rollout.py`` (acting: a batch from the LearnerEnv), ``update.py``
+(learning: GAE and ``ppo_update`` on a batch alone), ``state.py`` (the policy,
+optimizer, league, counters and RNG states a checkpoint saves and a resume
+takes up), ``league.py``, ``report.py``; the quick evaluation at the end is
+gota_arena/evaluate/quick.py.
 
 What is particular to GotA:
 - an agent is a learner row of the LearnerEnv: 10 per self-play lane (both
   teams learn), 5 per lane against an opponent drawn from the pool/league;
 - the action is the five-head conditional distribution of
-  ``gota_arena.train.nets`` (masked logits; per-head log-probs and entropies);
+  ``gota_arena.nets`` (masked logits; per-head log-probs and entropies);
 - the run is cut in **segments** of ``trainer.checkpoint_every`` updates: a
   checkpoint closes a segment and the next one starts fresh matches (the
   simulator cannot save a match in progress). Episodes cut at a segment end
@@ -42,27 +47,20 @@ from omegaconf import OmegaConf
 
 from .. import __version__, plugins
 from ..arena import LANE_STATS_DTYPE
-from ..config import self_play_lanes
-from ..contract import INFO
-from ..errors import GotaError, PluginError
-from ..files import remove_leftovers, write_text_atomic
+from ..config import TrainerConfig, self_play_lanes
+from ..errors import PluginError
+from ..evaluate.quick import evaluate
+from ..files import write_text_atomic
 from ..hookspecs import CheckpointSaved, EpisodeEnd
 from ..learner_env import SELF, LearnerEnv
-from ..policies import PlaySettings, load_policy, save_policy
+from ..policies import PlaySettings, load_policy
 from . import distributed
-from .checkpoint import (
-    FORMAT, CheckpointError, TrainingError, load_checkpoint, restart_hint, rng_state, save_checkpoint, set_rng_state,
-)
-from .evaluate import evaluate, format_table
+from .checkpoint import TrainingError
 from .league import League
-from .report import Reporter, _fmt_time
-
-CHECKPOINT = Path("checkpoints") / "last.pt"
-# config keys that may change when a run is resumed (budget, logging, evaluation, thread counts: a
-# resumed run on a busier machine may take fewer threads; float sums then differ in the last bits)
-RESUMABLE = ("trainer.total_steps", "trainer.resume", "trainer.progress", "trainer.progress_every",
-             "trainer.tensorboard", "trainer.plots", "trainer.backend", "trainer.torch_threads",
-             "trainer.learn_threads", "env.threads", "eval")
+from .report import Reporter, print_summary
+from .rollout import Rollout
+from .state import CHECKPOINT, POLICY, TrainingState
+from .update import ppo_update
 
 
 def _plain(cfg) -> dict:
@@ -117,7 +115,6 @@ def _train(cfg, plain: dict, run_dir: Path, ddp: distributed.Distributed, stop_a
     E, P, O, R, T, V = (plain[k] for k in ("env", "policy", "opponent", "reward", "trainer", "eval"))
     if ddp.main:
         run_dir.mkdir(parents=True, exist_ok=True)
-    ckpt_path = run_dir / CHECKPOINT
 
     # ---- seeding (apart per rank), device, threads (a rank's share of the cores) ----------------
     seed = distributed.rank_seed(T["seed"], ddp.rank)
@@ -125,41 +122,17 @@ def _train(cfg, plain: dict, run_dir: Path, ddp: distributed.Distributed, stop_a
     np.random.seed(seed)
     torch.manual_seed(seed)
     device = ddp.device
-    cores = ddp.cores
-    act_threads = T["torch_threads"] or cores
-    learn_threads = T["learn_threads"] or cores
-    sim_threads = E["threads"] or (cores if ddp.world > 1 else 0)   # 0: the arena's one per core
+    act_threads = T["torch_threads"] or ddp.cores
+    learn_threads = T["learn_threads"] or ddp.cores
+    sim_threads = E["threads"] or (ddp.cores if ddp.world > 1 else 0)   # 0: the arena's one per core
     torch.set_num_threads(act_threads)
 
     # ---- the policy and its optimizer ------------------------------------------------------
-    policy = plugins.policy(P["name"], **P["options"])
-    problems = trainable_problems(policy)
-    if problems:
-        plugin = plugins.registrations("policies")[P["name"]].plugin
-        raise PluginError(f"policy {P['name']!r} (plugin {plugin!r}) cannot be trained by PPO: {'; '.join(problems)}. "
-                          "PPO trains a torch.nn.Module with forward_act, evaluate and get_value: see "
-                          "docs/plugins.md, 'Policies PPO can train'")
-    # observation normalisation is the policy's own, if it has any (docs/plugins.md)
-    normalizes = callable(getattr(policy, "normalize", None))
-    prepare = policy.normalize if normalizes else (lambda o: o)
-    normalized = {"normalized": True} if normalizes else {}
-    if T["init_from"] and not T["resume"]:
-        source = _starting_point(T["init_from"])
-        if source.adapter != policy.adapter or source.config != policy.config:
-            raise TrainingError(f"trainer.init_from={T['init_from']} is a {source.adapter} policy with "
-                                f"{source.config}; this run builds {policy.adapter} with {policy.config}: "
-                                f"train it with policy={source.adapter} and its options, or start from a "
-                                f"{policy.adapter} policy file")
-        policy.load_state_dict(source.state_dict())
-        if source.play is not None and source.play != PlaySettings.of_env(E):
-            print(f"note: trainer.init_from={T['init_from']} was trained under {source.play.describe()}; this run "
-                  f"trains it under {PlaySettings.of_env(E).describe()}, and its policy file records those",
-                  file=stream)
-    policy = policy.to(device)
+    policy = _trainable_policy(P, T, E, stream).to(device)
     policy.play = PlaySettings.of_env(E)   # saved with the weights: evaluators play it as it was trained
     ddp.broadcast_module(policy)   # every rank starts from rank 0's weights
-    recurrent = bool(getattr(policy, "recurrent", False))
     optimizer = torch.optim.Adam(policy.parameters(), lr=T["learning_rate"], eps=1e-5)
+    hyperparameters = TrainerConfig(**T)
 
     # ---- opponents: self-play lanes, the pool / league -----------------------------------------
     lanes = E["lanes"]
@@ -168,91 +141,32 @@ def _train(cfg, plain: dict, run_dir: Path, ddp: distributed.Distributed, stop_a
     if n_self < lanes:
         league = League(pool=O["pool"], rule=O["rule"], options=O["options"], snapshots=O["snapshots"],
                         max_snapshots=O["max_snapshots"], pfsp_power=O["pfsp_power"], pfsp_floor=O["pfsp_floor"],
-                        window=O["window"],
-                        deterministic=O["deterministic"], directory=run_dir / "league",
+                        window=O["window"], deterministic=O["deterministic"], directory=run_dir / "league",
                         seed=seed + 1, device=str(device))
 
-    # ---- the environment -------------------------------------------------------------------
+    # ---- the environment and the rollout storage ---------------------------------------------
     reward = plugins.reward_mode(R["name"], **R["options"])
     env = LearnerEnv(lanes=lanes, self_play_lanes=n_self, opponents=league.choose if league else None,
                      reward=reward, action_ticks=E["action_ticks"], threads=sim_threads,
                      max_ticks=E["max_ticks"], upkeep=int(E["upkeep"]), **E["match"])
     N, S = env.agents, T["num_steps"]
-    batch_size = N * S                   # this rank's
-    global_batch = batch_size * ddp.world
-    minibatches = min(T["num_minibatches"], N if recurrent else batch_size)
+    global_batch = N * S * ddp.world
     num_updates = max(1, math.ceil(T["total_steps"] / global_batch))
-
-    # ---- rollout storage -------------------------------------------------------------------------
-    obs = torch.zeros((S, N, INFO.obs_size), device=device)
-    masks = torch.zeros((S, N, INFO.mask_size), dtype=torch.bool, device=device)
-    actions = torch.zeros((S, N, INFO.heads), dtype=torch.long, device=device)
-    logprobs = torch.zeros((S, N), device=device)
-    rewards = torch.zeros((S, N), device=device)
-    dones = torch.zeros((S, N), device=device)
-    values = torch.zeros((S, N), device=device)
+    rollout = Rollout(env, policy, S, device)
 
     # ---- resume or start -----------------------------------------------------------------------------
-    global_step, update, elapsed_before, episodes_before, cpu_before = 0, 0, 0.0, 0, 0.0
+    state = TrainingState(policy, optimizer, league, plain)
     if T["resume"]:
-        if not ckpt_path.exists():
-            raise TrainingError(f"trainer.resume=true but {ckpt_path} does not exist: point hydra.run.dir at "
-                                "the folder of the run to continue (it holds checkpoints/last.pt)")
-        ck = load_checkpoint(ckpt_path)   # CheckpointError: missing, truncated, damaged, not a checkpoint
-        try:
-            if ck["contract_hash"] != f"{INFO.hash:016x}":
-                raise CheckpointError(f"{ckpt_path} was made for contract {ck['contract_hash']} (gota-arena "
-                                      f"{ck.get('gota_arena', '?')}), this build has {INFO.hash:016x}: its "
-                                      "observations and actions differ, so it cannot be resumed with this "
-                                      f"gota-arena ({__version__}); resume it with the version that wrote it, or "
-                                      "start a new run in another hydra.run.dir")
-            old = json.loads(ck["config"])
-            saved = (ck.get("adapter"), json.loads(ck.get("policy_config", "null")))
-            if saved[0] is not None and saved != (policy.adapter, json.loads(json.dumps(policy.config))):
-                raise CheckpointError(f"{ckpt_path} holds a {saved[0]} policy with {saved[1]}; this run builds "
-                                      f"{policy.adapter} with {policy.config}; resume with the run's own policy "
-                                      f"overrides (see {run_dir / 'config.yaml'}), or start a new run in another "
-                                      "hydra.run.dir")
-            # policy options are compared as built (above): none set and the defaults spelled out are the same
-            changed = [k for k in _diff(old, plain) if not k.startswith(RESUMABLE + ("policy.options",))]
-            if changed:
-                raise TrainingError(f"the config differs from the checkpoint's ({ckpt_path}) in "
-                                    f"{', '.join(changed)}; resume with the run's own overrides (see "
-                                    f"{run_dir / 'config.yaml'}); only the budget, logging, evaluation and thread counts may change")
-            if ck.get("world_size", 1) != ddp.world:
-                raise TrainingError(f"{ckpt_path} was written by a run of {ck.get('world_size', 1)} rank(s); "
-                                    f"resume it with as many (this one has {ddp.world}): the ranks' matches and "
-                                    "RNG states are in the checkpoint")
-            policy.load_state_dict(ck["model"])
-            optimizer.load_state_dict(ck["optimizer"])
-            mine = ck if ddp.rank == 0 else ck["other_ranks"][ddp.rank - 1]   # this rank's RNG and league states
-            if league is not None:
-                league.load_state_dict(mine["league"])
-            set_rng_state(mine["rng"])
-            global_step, update = int(ck["global_step"]), int(ck["update"])
-            elapsed_before, episodes_before = float(ck["elapsed"]), int(ck["episodes"])
-            cpu_before = float(ck.get("cpu", 0.0))
-        except (GotaError, FileNotFoundError):
-            raise
-        except (KeyError, IndexError, TypeError, ValueError, AttributeError, RuntimeError, OverflowError) as error:
-            raise CheckpointError(f"training checkpoint {ckpt_path} is damaged: it reads, but "
-                                  f"{type(error).__name__}: {error}; {restart_hint(ckpt_path)}") from None
-        if ddp.main:
-            # a run killed in a write leaves its temporary behind, and one killed between its
-            # checkpoint and its policy file an older policy.safetensors: both are put right now
-            for folder in (run_dir, ckpt_path.parent, run_dir / "league"):
-                remove_leftovers(folder)
-            save_policy(policy, str(run_dir / "policy.safetensors"),
-                        extra={"update": update, "global_step": global_step})
-    elif ckpt_path.exists():
-        raise TrainingError(f"{run_dir} already holds a run ({ckpt_path}); continue it with trainer.resume=true "
-                            "or start a new one in another hydra.run.dir")
+        state.resume(run_dir, ddp)
+    elif (run_dir / CHECKPOINT).exists():
+        raise TrainingError(f"{run_dir} already holds a run ({run_dir / CHECKPOINT}); continue it with "
+                            "trainer.resume=true or start a new one in another hydra.run.dir")
     if ddp.main:
         write_text_atomic(run_dir / "config.yaml", OmegaConf.to_yaml(OmegaConf.create(plain)))
 
     def snapshot() -> None:
         """Rank 0 writes the snapshot file; every rank adds it to its pool (and loads it once it is there)."""
-        league.add_snapshot(policy, update, global_step, write=ddp.main)
+        league.add_snapshot(policy, state.update, state.global_step, write=ddp.main)
         ddp.barrier()
 
     if league is not None and O["snapshots"] and not any(e.kind == "snapshot" for e in league.entries):
@@ -262,17 +176,17 @@ def _train(cfg, plain: dict, run_dir: Path, ddp: distributed.Distributed, stop_a
         ["snapshot"] if league and O["snapshots"] else [])
     budget = num_updates * global_batch   # total_steps rounded up to whole updates: what the run will do
     reporter = Reporter(run_dir, kinds, budget, tensorboard=T["tensorboard"], progress=T["progress"],
-                        progress_every=T["progress_every"], resume_step=global_step if T["resume"] else None,
+                        progress_every=T["progress_every"], resume_step=state.global_step if T["resume"] else None,
                         stream=stream, title=plain["name"], quiet=not ddp.main)
-    reporter.episodes = episodes_before
-    start_time, start_cpu = time.perf_counter(), time.process_time()   # wall and CPU time (all threads)
+    reporter.episodes = state.episodes
+    state.start_clock()
     ranks = (f" on each of {ddp.world} ranks ({ddp.backend}, {sim_threads} simulator threads each)"
              if ddp.world > 1 else "")
     reporter.write(f"gota-arena {__version__} train: {plain['name']}: {lanes} lanes ({n_self} self-play), "
                    f"{N} agents{ranks}, {global_batch:,} agent-steps per update, {num_updates} updates "
                    f"({budget:,} agent-steps), policy {P['name']} ({_options(policy.config)}), reward {R['name']}, "
                    f"device {device}"
-                   + (f"; resumed at update {update}, step {global_step:,}" if T["resume"] else ""))
+                   + (f"; resumed at update {state.update}, step {state.global_step:,}" if T["resume"] else ""))
     reporter.write(f"run dir: {run_dir}")
     match_decisions = math.ceil(E["max_ticks"] / E["action_ticks"])
     if T["checkpoint_every"] * S < match_decisions and num_updates > T["checkpoint_every"]:
@@ -280,241 +194,119 @@ def _train(cfg, plain: dict, run_dir: Path, ddp: distributed.Distributed, stop_a
                        f"{S} decisions) is shorter than a match that times out ({match_decisions} decisions): "
                        "such matches are cut before they end; raise trainer.checkpoint_every")
 
-    def checkpoint(reason: str) -> Optional[str]:
-        """Every rank calls it (its RNG and league states go to rank 0); rank 0 writes."""
-        states = ddp.gather({"rng": saved_rng, "league": saved_league})
-        if not ddp.main:
-            return None
-        payload = {"format": FORMAT, "contract_hash": f"{INFO.hash:016x}", "gota_arena": __version__,
-                   "config": json.dumps(plain), "adapter": policy.adapter, "policy_config": json.dumps(policy.config),
-                   "model": policy.state_dict(), "optimizer": optimizer.state_dict(),
-                   "update": update, "global_step": global_step, "episodes": reporter.episodes,
-                   "elapsed": elapsed_before + time.perf_counter() - start_time,
-                   "cpu": cpu_before + time.process_time() - start_cpu,
-                   "rng": saved_rng, "league": saved_league, "reason": reason,
-                   "world_size": ddp.world, "other_ranks": states[1:]}
-        path = save_checkpoint(ckpt_path, payload)
-        save_policy(policy, str(run_dir / "policy.safetensors"), extra={"update": update, "global_step": global_step})
-        if league is not None:
-            league.save_table(run_dir / "league.json")
-        plugins.notify("gota_checkpoint_saved", checkpoint=CheckpointSaved(path=path, global_step=global_step,
-                                                                           metrics=dict(reporter.last)))
-        return path
+    def checkpoint(reason: str) -> None:
+        """Every rank calls it; rank 0 writes and tells the plugins."""
+        path = state.save(run_dir, ddp, reason, reporter.episodes)
+        if path is not None:
+            plugins.notify("gota_checkpoint_saved", checkpoint=CheckpointSaved(
+                path=path, global_step=state.global_step, metrics=dict(reporter.last)))
 
-    def start_segment():
-        o, m = env.reset(seed=_env_seed(T["seed"], update, lanes, ddp.rank, ddp.world))
-        return (torch.as_tensor(o, device=device), torch.as_tensor(m, device=device) != 0,
-                torch.ones(N, device=device), policy.initial_state(N), np.zeros(N))
+    rollout_episodes, rollout_returns = [], []   # this rank's, for rank 0's report under torchrun
 
-    next_obs, next_masks, next_done, state, ep_return = start_segment()
-    if update == 0 and normalizes:
-        ddp.update_obs_stats(policy, next_obs)   # a first estimate before any normalised observation is stored
+    def finished(step: int, returns: list, episodes: list) -> None:
+        """Episodes that ended in a step of the rollout, counted at once: the league's next draws read them."""
+        for value in returns:
+            reporter.episode_return(value)
+        rollout_returns.extend(returns)
+        for e in episodes:
+            reporter.episode(e)
+            if league is not None:
+                league.record(e)
+        rollout_episodes.extend(episodes)
+        if episodes and ddp.main:
+            plugins.notify("gota_episode_end", episode=EpisodeEnd(
+                stats=_lane_stats(episodes), opponents=[e["opponent"] for e in episodes],
+                global_step=state.global_step + (step + 1) * N * ddp.world))
+
+    rollout.start(_env_seed(T["seed"], state.update, lanes, ddp.rank, ddp.world))
+    if state.update == 0 and rollout.normalizes:
+        ddp.update_obs_stats(policy, rollout.next_obs)   # a first estimate before any normalised observation is stored
     digests = distributed.DigestLog.from_env(ddp.rank)   # GOTA_DIGESTS: the ranks-in-sync check
     interrupted = stopped = False
-    saved_rng, saved_league = rng_state(), (league.state_dict() if league else {})
+    state.mark()
     try:
         with _Interrupt() as stop:
-            while update < num_updates:
-                # the state at the end of the last update, for a checkpoint if this rollout is dropped
-                saved_rng, saved_league = rng_state(), (league.state_dict() if league else {})
+            while state.update < num_updates:
+                state.mark()   # the state at the end of the last update, for a checkpoint if this rollout is dropped
                 saved_episodes = reporter.episodes
                 if T["anneal_lr"]:
-                    optimizer.param_groups[0]["lr"] = (1.0 - update / num_updates) * T["learning_rate"]
+                    optimizer.param_groups[0]["lr"] = (1.0 - state.update / num_updates) * T["learning_rate"]
                 t0 = time.perf_counter()
 
                 # ---- rollout ------------------------------------------------------------------------
-                initial_state = None if state is None else tuple(s.clone() for s in state)
-                rollout_episodes, rollout_returns = [], []   # for rank 0's report, under torchrun
-                raw_sum = torch.zeros(INFO.obs_size, dtype=torch.float64, device=device)
-                raw_sq = torch.zeros(INFO.obs_size, dtype=torch.float64, device=device)
-                policy.eval()
-                for step in range(S):
-                    if normalizes:
-                        raw = next_obs.double()
-                        raw_sum += raw.sum(0)
-                        raw_sq += (raw * raw).sum(0)
-                    x = prepare(next_obs)
-                    obs[step], masks[step], dones[step] = x, next_masks, next_done
-                    with torch.no_grad():
-                        action, logprob, value, state = policy.forward_act(
-                            x, next_masks, state, next_done.bool(), **normalized)
-                    values[step], actions[step], logprobs[step] = value, action, logprob
-                    o, m, r, d, episodes = env.step(action.to(torch.int32).cpu().numpy())
-                    rewards[step] = torch.as_tensor(r, device=device)
-                    next_obs = torch.as_tensor(o, device=device)
-                    next_masks = torch.as_tensor(m, device=device) != 0
-                    next_done = torch.as_tensor(d, device=device, dtype=torch.float32)
-                    ep_return += r
-                    if d.any():
-                        for value_ in ep_return[d]:
-                            reporter.episode_return(value_)
-                        rollout_returns += ep_return[d].tolist()
-                        ep_return[d] = 0.0
-                    if episodes:
-                        for e in episodes:
-                            reporter.episode(e)
-                            if league is not None:
-                                league.record(e)
-                        rollout_episodes += episodes
-                        if ddp.main:
-                            plugins.notify("gota_episode_end", episode=EpisodeEnd(
-                                stats=_lane_stats(episodes), opponents=[e["opponent"] for e in episodes],
-                                global_step=global_step + (step + 1) * N * ddp.world))
-                    if stop.hit and ddp.world == 1:
-                        break   # several ranks finish the rollout and agree below
+                rollout_episodes.clear()
+                rollout_returns.clear()
+                rollout.collect(finished, stop=lambda: stop.hit and ddp.world == 1)   # several ranks agree below
                 if ddp.any(stop.hit):
                     reporter.episodes = saved_episodes
                     interrupted = True
                     break
-                global_step += global_batch
+                state.global_step += global_batch
                 if ddp.world > 1:   # rank 0 reports the other ranks' episodes too
                     for episodes, returns in (ddp.gather((rollout_episodes, rollout_returns)) or [])[1:]:
-                        for value_ in returns:
-                            reporter.episode_return(value_)
+                        for value in returns:
+                            reporter.episode_return(value)
                         for e in episodes:
                             reporter.episode(e)
                         if episodes:
                             plugins.notify("gota_episode_end", episode=EpisodeEnd(
                                 stats=_lane_stats(episodes), opponents=[e["opponent"] for e in episodes],
-                                global_step=global_step))
+                                global_step=state.global_step))
                 t_rollout = time.perf_counter() - t0
 
-                # ---- GAE: advantages and returns ------------------------------------------------------
-                with torch.no_grad():
-                    next_value = policy.get_value(prepare(next_obs), state, next_done.bool(), **normalized)
-                    advantages = compute_gae(rewards, values, dones, next_value, next_done, T["gamma"], T["gae_lambda"])
-                    returns = advantages + values
-
-                # ---- flatten the batch ----------------------------------------------------------------------
-                b_obs = obs.reshape(-1, INFO.obs_size)
-                b_masks = masks.reshape(-1, INFO.mask_size)
-                b_actions = actions.reshape(-1, INFO.heads)
-                b_logprobs = logprobs.reshape(-1)
-                b_advantages = advantages.reshape(-1)
-                b_returns = returns.reshape(-1)
-                b_values = values.reshape(-1)
-                b_dones = dones.reshape(-1)
+                # ---- advantages: GAE, bootstrapped where the rollout cuts an episode --------------------------
+                batch = rollout.batch(T["gamma"], T["gae_lambda"])
 
                 # ---- optimize the policy and value network ----------------------------------------------------
                 t1 = time.perf_counter()
                 torch.set_num_threads(learn_threads)
-                policy.train()
-                clipfracs = []
-                if recurrent:   # minibatches of whole sequences (agents), time-major inside
-                    groups = N // minibatches
-                    env_inds = np.arange(N)
-                    flat_inds = np.arange(batch_size).reshape(S, N)
-                for epoch in range(T["update_epochs"]):
-                    if recurrent:
-                        perm = torch.randperm(N).numpy()
-                        chunks = [perm[i:i + groups] for i in range(0, N - groups + 1, groups)]
-                    else:
-                        perm = torch.randperm(batch_size, device=device)
-                        size = batch_size // minibatches
-                        chunks = [perm[i:i + size] for i in range(0, batch_size - size + 1, size)]
-                    for chunk in chunks:
-                        if recurrent:
-                            mb_envs = env_inds[chunk]
-                            mb_inds = torch.as_tensor(flat_inds[:, mb_envs].ravel(), device=device)
-                            mb_state = tuple(s[:, mb_envs] for s in initial_state)
-                        else:
-                            mb_inds, mb_state = chunk, None
-                        newlogprob, entropy, newvalue, _ = policy.evaluate(
-                            b_obs[mb_inds], b_masks[mb_inds], b_actions[mb_inds], mb_state,
-                            b_dones[mb_inds].bool(), **normalized)
-                        logratio = newlogprob - b_logprobs[mb_inds]
-                        ratio = logratio.exp()
-                        with torch.no_grad():
-                            old_approx_kl = (-logratio).mean()
-                            approx_kl = ((ratio - 1) - logratio).mean()
-                            clipfracs.append(((ratio - 1.0).abs() > T["clip_coef"]).float().mean().item())
-
-                        mb_advantages = b_advantages[mb_inds]
-                        if T["norm_adv"]:
-                            mb_advantages = (mb_advantages - mb_advantages.mean()) / (mb_advantages.std() + 1e-8)
-
-                        # policy loss
-                        pg_loss1 = -mb_advantages * ratio
-                        pg_loss2 = -mb_advantages * torch.clamp(ratio, 1 - T["clip_coef"], 1 + T["clip_coef"])
-                        pg_loss = torch.max(pg_loss1, pg_loss2).mean()
-
-                        # value loss
-                        if T["clip_vloss"]:
-                            v_loss_unclipped = (newvalue - b_returns[mb_inds]) ** 2
-                            v_clipped = b_values[mb_inds] + torch.clamp(
-                                newvalue - b_values[mb_inds], -T["clip_coef"], T["clip_coef"])
-                            v_loss_clipped = (v_clipped - b_returns[mb_inds]) ** 2
-                            v_loss = 0.5 * torch.max(v_loss_unclipped, v_loss_clipped).mean()
-                        else:
-                            v_loss = 0.5 * ((newvalue - b_returns[mb_inds]) ** 2).mean()
-
-                        entropy_loss = entropy.mean()
-                        loss = pg_loss - T["ent_coef"] * entropy_loss + v_loss * T["vf_coef"]
-
-                        optimizer.zero_grad()
-                        loss.backward()
-                        ddp.average_gradients(policy)
-                        torch.nn.utils.clip_grad_norm_(policy.parameters(), T["max_grad_norm"])
-                        optimizer.step()
-
-                    if T["target_kl"] is not None and ddp.mean(approx_kl) > T["target_kl"]:
-                        break   # decided on the ranks' mean kl: every rank stops at the same epoch
+                stats = ppo_update(policy, optimizer, batch, hyperparameters, ddp)
                 torch.set_num_threads(act_threads)
                 # the running observation statistics move once per update, after learning, by every rank's rollout
-                if normalizes:
-                    ddp.sum_(raw_sum)
-                    ddp.sum_(raw_sq)
+                if rollout.normalizes:
+                    raw_sum, raw_sq = ddp.sum_(rollout.raw_sum), ddp.sum_(rollout.raw_sq)
                     policy.update_obs_moments(global_batch, raw_sum / global_batch,
                                               (raw_sq / global_batch - (raw_sum / global_batch) ** 2).clamp(min=0))
                 t_learn = time.perf_counter() - t1
-                update += 1
+                state.update += 1
                 if digests:
-                    digests.write(update, global_step, policy, obs)
+                    digests.write(state.update, state.global_step, policy, batch.obs)
 
                 # ---- metrics -------------------------------------------------------------------------------------
-                y_pred, y_true = b_values.cpu().numpy(), b_returns.cpu().numpy()
-                var_y = np.var(y_true)
-                explained_var = np.nan if var_y == 0 else 1 - np.var(y_true - y_pred) / var_y
-                metrics = {
+                reporter.log(state.update, state.global_step, {
                     "charts/learning_rate": optimizer.param_groups[0]["lr"],
                     "charts/SPS": global_batch / (t_rollout + t_learn),
-                    "charts/reward_mean": rewards.mean().item(),
-                    "losses/value_loss": v_loss.item(), "losses/policy_loss": pg_loss.item(),
-                    "losses/entropy": entropy_loss.item(), "losses/old_approx_kl": old_approx_kl.item(),
-                    "losses/approx_kl": approx_kl.item(), "losses/clipfrac": float(np.mean(clipfracs)),
-                    "losses/explained_variance": float(explained_var),
-                    "time/rollout_s": t_rollout, "time/learn_s": t_learn,
-                }
-                reporter.log(update, global_step, metrics)
+                    "charts/reward_mean": rollout.rewards.mean().item(),
+                    **stats, "time/rollout_s": t_rollout, "time/learn_s": t_learn})
 
                 # ---- league snapshots and checkpoints (a checkpoint closes a segment) -------------------------------
-                if league is not None and O["snapshots"] and update % O["snapshot_every"] == 0:
+                if league is not None and O["snapshots"] and state.update % O["snapshot_every"] == 0:
                     snapshot()
-                stopping = stop_after is not None and update >= stop_after
-                if update % T["checkpoint_every"] == 0 or update == num_updates or stopping:
-                    saved_rng, saved_league = rng_state(), (league.state_dict() if league else {})
-                    checkpoint("final" if update == num_updates else "stop" if stopping else "periodic")
-                    if stopping and update < num_updates:
+                stopping = stop_after is not None and state.update >= stop_after
+                if state.update % T["checkpoint_every"] == 0 or state.update == num_updates or stopping:
+                    state.mark()
+                    checkpoint("final" if state.update == num_updates else "stop" if stopping else "periodic")
+                    if stopping and state.update < num_updates:
                         stopped = True
                         break
-                    if update < num_updates:
-                        next_obs, next_masks, next_done, state, ep_return = start_segment()
+                    if state.update < num_updates:
+                        rollout.start(_env_seed(T["seed"], state.update, lanes, ddp.rank, ddp.world))
     finally:
         env.close()
 
-    elapsed = elapsed_before + time.perf_counter() - start_time
-    cpu = cpu_before + time.process_time() - start_cpu
-    summary = {"run_dir": str(run_dir), "name": plain["name"], "updates": update, "global_step": global_step,
-               "seconds": elapsed, "cpu_seconds": cpu, "interrupted": interrupted or stopped, "checkpoint": str(ckpt_path),
-               "policy": str(run_dir / "policy.safetensors"), "metrics": str(reporter.csv_path),
+    elapsed, cpu = state.seconds()
+    summary = {"run_dir": str(run_dir), "name": plain["name"], "updates": state.update,
+               "global_step": state.global_step, "seconds": elapsed, "cpu_seconds": cpu,
+               "interrupted": interrupted or stopped, "checkpoint": str(run_dir / CHECKPOINT),
+               "policy": str(run_dir / POLICY), "metrics": str(reporter.csv_path),
                "tensorboard": str(run_dir / "tensorboard") if reporter.tb is not None else None,
                "win_rate": {k: reporter.win_rate(k) for k in reporter.kinds},
                "glory": {k: reporter.mean_glory(k) for k in reporter.kinds}, "evaluation": None, "plots": None,
                "resume_command": resume_command}
     if interrupted:
         checkpoint("interrupted")
-        reporter.write(f"interrupted: saved the state after update {update} (step {global_step:,}) in {ckpt_path}"
-                       + (f"\ncontinue with: {resume_command}" if resume_command else ""))
+        reporter.write(f"interrupted: saved the state after update {state.update} (step {state.global_step:,}) in "
+                       f"{run_dir / CHECKPOINT}" + (f"\ncontinue with: {resume_command}" if resume_command else ""))
     if interrupted or stopped or not ddp.main:   # rank 0 alone evaluates, plots and sums up
         reporter.close()
         return summary
@@ -533,8 +325,33 @@ def _train(cfg, plain: dict, run_dir: Path, ddp: distributed.Distributed, stop_a
         summary["plots"] = reporter.plot()
     reporter.close()
     write_text_atomic(run_dir / "summary.json", json.dumps(summary, indent=1, default=str))
-    _print_summary(summary, reporter, stream)
+    print_summary(summary, reporter, stream)
     return summary
+
+
+def _trainable_policy(P: dict, T: dict, E: dict, stream):
+    """The policy the run trains, built from its name and options, from ``trainer.init_from``'s
+    weights where that is set (a new run); PluginError when PPO cannot train it."""
+    policy = plugins.policy(P["name"], **P["options"])
+    problems = trainable_problems(policy)
+    if problems:
+        plugin = plugins.registrations("policies")[P["name"]].plugin
+        raise PluginError(f"policy {P['name']!r} (plugin {plugin!r}) cannot be trained by PPO: {'; '.join(problems)}. "
+                          "PPO trains a torch.nn.Module with forward_act, evaluate and get_value: see "
+                          "docs/plugins.md, 'Policies PPO can train'")
+    if T["init_from"] and not T["resume"]:
+        source = _starting_point(T["init_from"])
+        if source.adapter != policy.adapter or source.config != policy.config:
+            raise TrainingError(f"trainer.init_from={T['init_from']} is a {source.adapter} policy with "
+                                f"{source.config}; this run builds {policy.adapter} with {policy.config}: "
+                                f"train it with policy={source.adapter} and its options, or start from a "
+                                f"{policy.adapter} policy file")
+        policy.load_state_dict(source.state_dict())
+        if source.play is not None and source.play != PlaySettings.of_env(E):
+            print(f"note: trainer.init_from={T['init_from']} was trained under {source.play.describe()}; this run "
+                  f"trains it under {PlaySettings.of_env(E).describe()}, and its policy file records those",
+                  file=stream)
+    return policy
 
 
 # what PPO calls on a policy (docs/plugins.md, "Policies PPO can train")
@@ -597,59 +414,4 @@ def bot_ids() -> dict:
     return {name: bot_id(name) for name in bot_names()}
 
 
-def compute_gae(rewards, values, dones, next_value, next_done, gamma: float, gae_lambda: float):
-    """Generalized advantage estimates ``[T, N]``. ``dones[t]`` is 1 where ``obs[t]``
-    begins an episode (the step before it ended one); ``next_done`` / ``next_value``
-    belong to the observation after the rollout (its value bootstraps a cut episode)."""
-    steps = rewards.shape[0]
-    advantages = torch.zeros_like(rewards)
-    lastgaelam = torch.zeros_like(rewards[0])
-    for t in reversed(range(steps)):
-        if t == steps - 1:
-            nextnonterminal, nextvalues = 1.0 - next_done, next_value
-        else:
-            nextnonterminal, nextvalues = 1.0 - dones[t + 1], values[t + 1]
-        delta = rewards[t] + gamma * nextvalues * nextnonterminal - values[t]
-        lastgaelam = delta + gamma * gae_lambda * nextnonterminal * lastgaelam
-        advantages[t] = lastgaelam
-    return advantages
-
-
-def _diff(a, b, prefix="") -> list:
-    out = []
-    for k in sorted(set(a) | set(b)):
-        key = f"{prefix}{k}"
-        if isinstance(a.get(k), dict) and isinstance(b.get(k), dict):
-            out += _diff(a[k], b[k], key + ".")
-        elif a.get(k) != b.get(k):
-            out.append(key)
-    return out
-
-
-def _print_summary(s: dict, reporter: Reporter, stream) -> None:
-    w = stream.write
-    sps = s["global_step"] / max(s["seconds"], 1e-9)
-    w(f"\ndone: {s['name']}: {s['global_step']:,} agent-steps in {_fmt_time(s['seconds'])} "
-      f"({sps:,.0f} agent-steps/s; {s['cpu_seconds'] / 60:,.1f} CPU-minutes), {s['updates']} updates, "
-      f"{reporter.episodes} episodes\n")
-    wins = ", ".join(f"{k} {v:.0%}" for k, v in s["win_rate"].items() if v == v)
-    if wins:
-        w(f"  recent win rate  {wins}\n")
-    if s["evaluation"]:
-        w("  evaluation (greedy policy, each lane's first match):\n")
-        w(format_table(s["evaluation"]) + "\n")
-    w(f"  run dir          {s['run_dir']}\n")
-    w(f"  checkpoint       {s['checkpoint']}\n")
-    w(f"  policy           {s['policy']}\n")
-    w(f"  metrics          {s['metrics']}\n")
-    if s["tensorboard"]:
-        w(f"  tensorboard      tensorboard --logdir {s['tensorboard']}\n")
-    if s["plots"]:
-        w(f"  learning curves  {s['plots']}\n")
-    if s.get("resume_command"):
-        more = " ".join(t for t in s["resume_command"].split(" ") if not t.startswith("trainer.total_steps="))
-        w(f"  train on         {more} trainer.total_steps=<more>\n")
-    stream.flush()
-
-
-__all__ = ["train", "compute_gae", "trainable_problems", "TrainingError", "CHECKPOINT", "TRAINABLE"]
+__all__ = ["train", "trainable_problems", "TrainingError", "CHECKPOINT", "TRAINABLE"]

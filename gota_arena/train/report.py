@@ -17,6 +17,7 @@ from collections import deque
 from pathlib import Path
 from typing import List, Optional
 
+from ..evaluate.quick import format_table
 from .league import SNAPSHOT_PREFIX
 
 LOSSES = ("losses/policy_loss", "losses/value_loss", "losses/entropy", "losses/old_approx_kl",
@@ -263,4 +264,31 @@ def learning_curves(rows: List[dict], kinds: List[str], title: str):
     return fig
 
 
-__all__ = ["Reporter", "kind_of", "read_metrics", "learning_curves", "LOSSES", "CHARTS"]
+def print_summary(s: dict, reporter: Reporter, stream) -> None:
+    """The end of a run for the person: speed, recent win rates, the evaluation, where everything is."""
+    w = stream.write
+    sps = s["global_step"] / max(s["seconds"], 1e-9)
+    w(f"\ndone: {s['name']}: {s['global_step']:,} agent-steps in {_fmt_time(s['seconds'])} "
+      f"({sps:,.0f} agent-steps/s; {s['cpu_seconds'] / 60:,.1f} CPU-minutes), {s['updates']} updates, "
+      f"{reporter.episodes} episodes\n")
+    wins = ", ".join(f"{k} {v:.0%}" for k, v in s["win_rate"].items() if v == v)
+    if wins:
+        w(f"  recent win rate  {wins}\n")
+    if s["evaluation"]:
+        w("  evaluation (greedy policy, each lane's first match):\n")
+        w(format_table(s["evaluation"]) + "\n")
+    w(f"  run dir          {s['run_dir']}\n")
+    w(f"  checkpoint       {s['checkpoint']}\n")
+    w(f"  policy           {s['policy']}\n")
+    w(f"  metrics          {s['metrics']}\n")
+    if s["tensorboard"]:
+        w(f"  tensorboard      tensorboard --logdir {s['tensorboard']}\n")
+    if s["plots"]:
+        w(f"  learning curves  {s['plots']}\n")
+    if s.get("resume_command"):
+        more = " ".join(t for t in s["resume_command"].split(" ") if not t.startswith("trainer.total_steps="))
+        w(f"  train on         {more} trainer.total_steps=<more>\n")
+    stream.flush()
+
+
+__all__ = ["Reporter", "kind_of", "read_metrics", "learning_curves", "print_summary", "LOSSES", "CHARTS"]

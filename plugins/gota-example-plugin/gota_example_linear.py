@@ -5,7 +5,7 @@ It follows the protocol of docs/plugins.md, "Policies PPO can train": a
 ``torch.nn.Module`` with ``forward_act`` (the rollout), ``evaluate`` (the PPO
 epochs, with gradients) and ``get_value`` (the bootstrap), next to the
 ``act`` every policy has. The five-head conditional action comes from
-``gota_arena.train.nets.ActionDistribution``: legal sampling, and the
+``gota_arena.nets.ActionDistribution``: legal sampling, and the
 log-probabilities and entropies PPO needs. It keeps no observation statistics
 (no ``normalize``), so the trainer hands it raw observations.
 
@@ -16,8 +16,8 @@ import torch
 from torch import nn
 
 from gota_arena.contract import INFO
+from gota_arena.nets import LOGITS, ActionDistribution
 from gota_arena.policies import PolicyOutput
-from gota_arena.train.nets import LOGITS, ActionDistribution
 
 
 class LinearPolicy(nn.Module):

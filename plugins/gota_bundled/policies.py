@@ -1,5 +1,5 @@
 """The bundled policy adapters: random (numpy) here; mlp, lstm and entity
-(torch, gota_arena.train.nets) are registered when torch is installed, and
+(torch, gota_arena.nets) are registered when torch is installed, and
 torch is imported only when one is built."""
 import importlib.util
 
@@ -48,20 +48,20 @@ class RandomPolicy:
 
 
 # Lazy factories: torch is imported when a policy is built. Their signatures are
-# the policies' own (gota_arena/train/nets.py), so options are checked by name.
+# the policies' own (gota_arena/nets.py), so options are checked by name.
 def mlp(hidden: int = 256, layers: int = 2, activation: str = "tanh", obs_norm: bool = True, norm_clip: float = 5.0):
-    from gota_arena.train.nets import MLPPolicy
+    from gota_arena.nets import MLPPolicy
     return MLPPolicy(hidden=hidden, layers=layers, activation=activation, obs_norm=obs_norm, norm_clip=norm_clip)
 
 
 def lstm(hidden: int = 256, activation: str = "tanh", obs_norm: bool = True, norm_clip: float = 5.0):
-    from gota_arena.train.nets import LSTMPolicy
+    from gota_arena.nets import LSTMPolicy
     return LSTMPolicy(hidden=hidden, activation=activation, obs_norm=obs_norm, norm_clip=norm_clip)
 
 
 def entity(embed: int = 32, hidden: int = 256, layers: int = 2, activation: str = "relu",
            obs_norm: bool = True, norm_clip: float = 5.0):
-    from gota_arena.train.nets import EntityPolicy
+    from gota_arena.nets import EntityPolicy
     return EntityPolicy(embed=embed, hidden=hidden, layers=layers, activation=activation, obs_norm=obs_norm,
                         norm_clip=norm_clip)
 

@@ -34,16 +34,15 @@ kept as buffers next to the weights, so a saved policy carries them.
 from __future__ import annotations
 
 import math
-from typing import Optional
 
 import numpy as np
 import torch
 from torch import nn
 
-from ..contract import INFO, LAYOUT, VERB_TARGET_ROW
-from ..masking import (ABILITY, ATTACK_MOVE, CAST_POINT, CAST_TARGET, ITEM, POINT, TARGET, USE_ITEM, USE_ITEM_AT,
+from .contract import INFO, LAYOUT, VERB_TARGET_ROW
+from .masking import (ABILITY, ATTACK_MOVE, CAST_POINT, CAST_TARGET, ITEM, POINT, TARGET, USE_ITEM, USE_ITEM_AT,
                        USES, VERB, WALK)
-from ..policies import PolicyOutput
+from .policies import PolicyOutput
 
 # action columns (= head order) VERB, TARGET, POINT, ABILITY, ITEM: from C, through masking
 VERBS, TARGETS, POINTS, ABILITIES, ITEMS = INFO.verbs, INFO.targets, INFO.points, INFO.abilities, INFO.items
