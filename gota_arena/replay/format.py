@@ -24,8 +24,7 @@ from ..contract import HEAD_SIZES, HEADS, INFO
 from ..errors import ReplayError
 from ..files import write_bytes_atomic
 from ..heroes import class_name
-from .fingerprint import hex64
-from .fingerprint import rules_fingerprint
+from .fingerprint import hex64, rules_fingerprint
 
 FORMAT_VERSION = 2          # 2: BASIC script seats (sources in the payload)
 READABLE_VERSIONS = (1, 2)  # version 1 is version 2 without scripts

@@ -16,8 +16,7 @@ from ..constants import SEATS
 from ..contract import HEADS, INFO
 from ..errors import GotaError, ReplayError, check, config_keys
 from ..sim import Match
-from .fingerprint import hex64
-from .fingerprint import rules_fingerprint
+from .fingerprint import hex64, rules_fingerprint
 from .format import _COMMAND_INTS, _RERECORD, SCRIPT, SET_HP, Replay, _inconsistency, load
 
 @dataclass(frozen=True)
