@@ -11,8 +11,8 @@ turn; the medians are reported for the arena (time inside ``Arena.step`` only), 
 sampler alone and the whole loop, and the scaling is the median of the paired
 repetitions' ratios. Memory per lane is the RSS growth of a 256-lane arena after a
 few steps, over 256, measured first (before other arenas could leave freed memory).
-Writes the ``## bench_arena`` section of benchmarks/RESULTS.md (not with
---quick or --no-write). Figures are printed, never asserted.
+With ``--write`` it also writes the ``## bench_arena`` section of
+benchmarks/RESULTS.md (not with --quick). Figures are printed, never asserted.
 """
 import argparse
 import contextlib
@@ -27,7 +27,8 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_sim import RESULTS, cpu_model, nproc, rss_bytes, write_section  # noqa: E402
+from bench_sim import cpu_model, nproc, rss_bytes  # noqa: E402
+from results import RESULTS, add_write_option, write_section  # noqa: E402
 
 from gota_arena.arena import Arena  # noqa: E402
 from gota_arena.masking import sample_actions  # noqa: E402
@@ -109,11 +110,13 @@ def main(argv=None) -> int:
     parser.add_argument("--memory-lanes", type=int, default=256)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--quick", action="store_true",
-                        help="a short run (warm-up 20, 3 x 20 steps, 64 lanes for memory); writes nothing")
-    parser.add_argument("--no-write", action="store_true", help="print only; leave RESULTS.md alone")
+                        help="a short run (warm-up 20, 3 x 20 steps, 64 lanes for memory), never written")
+    add_write_option(parser)
     args = parser.parse_args(argv)
     if args.quick:
-        args.warmup, args.steps, args.reps, args.memory_lanes, args.no_write = 20, 20, 3, 64, True
+        if args.write:
+            parser.error("--quick figures are not written to RESULTS.md: drop --write, or run without --quick")
+        args.warmup, args.steps, args.reps, args.memory_lanes = 20, 20, 3, 64
 
     load_before = os.getloadavg()
     per_lane = lane_bytes(args.memory_lanes, 10, args.seed)
@@ -153,7 +156,7 @@ def main(argv=None) -> int:
     for v in verdicts:
         print("target " + v)
 
-    if not args.no_write:
+    if args.write:
         command = "python benchmarks/bench_arena.py" + "".join(" " + a for a in (sys.argv[1:] if argv is None else argv))
         ticks = args.warmup * args.action_ticks
         lines = [

@@ -1,5 +1,5 @@
 """BASIC scripts: speed and a ladder against the C bots. ``python benchmarks/bench_basic.py
-[--speed-seeds 3] [--matches 20] [--procs 2]``; or a compatibility table of a folder of
+[--speed-seeds 3] [--matches 20] [--procs 2] [--write]``; or a compatibility table of a folder of
 scripts: ``python benchmarks/bench_basic.py --scripts DIR [--seeds 4] [--procs 2] [--write]``.
 
 Speed: full matches (28,800 battle ticks unless a god falls) with the bundled
@@ -11,7 +11,7 @@ other load), and the instructions a script seat runs per tick.
 
 Ladder: seeded full matches, A red on odd seeds and blue on even ones, five seats
 of one player per team; each ``.bas`` port next to its C bot on the same seeds, so
-"plays like it" can be read off the table. Writes both to the ``## bench_basic``
+"plays like it" can be read off the table. With ``--write`` it writes both to the ``## bench_basic``
 section of benchmarks/RESULTS.md (other sections kept). Figures are reported,
 never asserted.
 
@@ -26,7 +26,6 @@ section of RESULTS.md only with ``--write``.
 import argparse
 import datetime
 import os
-import re
 import statistics
 import sys
 import time
@@ -42,8 +41,8 @@ from gota_arena.basic import BasicSyntaxError, bundled_scripts, compile_file  # 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bot_ladder import table  # noqa: E402
 from bench_sim import cpu_model, nproc  # noqa: E402
+from results import RESULTS, add_write_option, write_section  # noqa: E402
 
-RESULTS = Path(__file__).resolve().parent / "RESULTS.md"
 SECTION = "## bench_basic"
 SCRIPTS_SECTION = "## bench_basic_scripts"
 SCRIPT_OPPONENTS = ("idle", "base")
@@ -186,8 +185,7 @@ def scripts_main(args) -> None:
     print("\n".join(notes))
     print(f"{wall:.0f} s wall on {args.procs} processes; load average before {load_before}, after {load_after}")
     if args.write:
-        section = "\n".join([
-            SCRIPTS_SECTION, "",
+        write_section(SCRIPTS_SECTION, [
             f"- date: {datetime.date.today().isoformat()}",
             f"- command: `python benchmarks/bench_basic.py --scripts DIR --seeds {args.seeds} --procs {args.procs} "
             "--write` (DIR: the scripts' folder)",
@@ -195,7 +193,6 @@ def scripts_main(args) -> None:
             f"1..{args.seeds}, the script on all five seats of red on odd seeds and of blue on even ones; W-L-T "
             "from the script's side; the last column counts script seats stopped by a runtime error",
             "", text, "", *notes, ""])
-        write_section_to(section, SCRIPTS_SECTION)
         print(f"wrote the {SCRIPTS_SECTION} section of {RESULTS}")
 
 
@@ -216,10 +213,9 @@ def main() -> None:
     parser.add_argument("--speed-seeds", type=int, default=3, help="full matches per speed figure (default 3)")
     parser.add_argument("--matches", type=int, default=20, help="seeded matches per ladder pairing (default 20)")
     parser.add_argument("--procs", type=int, default=2, help="ladder worker processes (default 2)")
-    parser.add_argument("--no-write", action="store_true", help="print only; leave RESULTS.md alone")
+    add_write_option(parser)
     parser.add_argument("--scripts", metavar="DIR", help="instead: a compatibility table of every .bas file under DIR")
     parser.add_argument("--seeds", type=int, default=4, help="with --scripts: seeded matches per opponent (default 4)")
-    parser.add_argument("--write", action="store_true", help="with --scripts: write the table to RESULTS.md")
     args = parser.parse_args()
     if args.scripts:
         return scripts_main(args)
@@ -251,12 +247,11 @@ def main() -> None:
     print(f"ladder: {len(rows) * args.matches} matches, {wall:.0f} s wall on {args.procs} processes; load average "
           f"before {load_before}, after {load_after}"
           + (" (above 2: other jobs shared the machine)" if busy(load_before, load_after) else ""))
-    if not args.no_write:
-        section = "\n".join([
-            SECTION, "",
+    if args.write:
+        write_section(SECTION, [
             f"- date: {datetime.date.today().isoformat()}",
             f"- command: `python benchmarks/bench_basic.py --speed-seeds {args.speed_seeds} --matches "
-            f"{args.matches} --procs {args.procs}`",
+            f"{args.matches} --procs {args.procs} --write`",
             f"- machine: {nproc()} CPUs ({cpu_model()}); load average before {load_before}, after {load_after} "
             + ("(above 2: other jobs shared the machine, so the wall-clock figures are slowed; the CPU-time "
                "figure is the one-core figure)" if busy(load_before, load_after)
@@ -269,16 +264,7 @@ def main() -> None:
             f"- ladder: {args.matches} matches per pairing, seeds 1..{args.matches}, A red on odd seeds, "
             "five seats of one player per team, full matches; each .bas port next to its C bot on the same seeds",
             "", text, ""])
-        write_section_to(section)
         print(f"wrote the {SECTION} section of {RESULTS}")
-
-
-def write_section_to(text: str, section: str = SECTION) -> None:
-    old = RESULTS.read_text() if RESULTS.exists() else "# Benchmark results\n"
-    pattern = re.compile(rf"^{re.escape(section)}\n.*?(?=^## |\Z)", re.MULTILINE | re.DOTALL)
-    block = text.rstrip() + "\n\n"
-    new = pattern.sub(lambda _m: block, old) if pattern.search(old) else old.rstrip() + "\n\n" + block
-    RESULTS.write_text(new.rstrip() + "\n")
 
 
 if __name__ == "__main__":

@@ -25,7 +25,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench_sim import write_section  # noqa: E402
+from results import add_write_option, write_section  # noqa: E402
 
 from gota_arena.evaluate import Leaderboard  # noqa: E402
 from gota_arena.evaluate.ratings import wilson  # noqa: E402
@@ -71,7 +71,7 @@ def main() -> int:
     ap.add_argument("--policy", help="a registered opponent name (e.g. ppo) or a policy file, instead of a run")
     ap.add_argument("--games-per-side", type=int, default=20, help="seeds per bot, each played from both sides")
     ap.add_argument("--lanes", type=int, default=24)
-    ap.add_argument("--write", action="store_true", help="write the bench_beat_bots section of RESULTS.md")
+    add_write_option(ap)
     args = ap.parse_args()
     if bool(args.run) == bool(args.policy):
         ap.error("give a run folder or --policy, one of them")

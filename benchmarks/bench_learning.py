@@ -2,14 +2,14 @@
 drawn per episode, starting from the idle-trained weights), and evaluate the
 policy before and after, acting greedily and by sampling.
 
-    python benchmarks/bench_learning.py                        # writes benchmarks/RESULTS.md
+    python benchmarks/bench_learning.py --write                # and its section of RESULTS.md, bench_learning.png
     python benchmarks/bench_learning.py --idle-steps 2000000 --random-steps 2000000 --matches 10
     python benchmarks/bench_learning.py -- trainer.learn_threads=0   # extra overrides after -- (an idle machine)
 
 Each phase is ``python -m gota_arena +experiment=vs_bundled opponent.pool=[<pool>]``
 (plus the benchmark's settings below) run through ``gota_arena.train.ppo.train``;
 its run folder (metrics.csv, plots, checkpoints) stays under
-``runs/bench_learning/<time>/``. An evaluation is ``--matches`` full matches
+``runs/bench_learning/<time>/`` (with ``--write`` also report.json). An evaluation is ``--matches`` full matches
 against each of idle and random, all at once, with the greedy policy (the most
 likely entry of each head) and the sampling one (each lane's first match; a win
 = the enemy god destroyed; Glory = the winners' team score). Target: within 30
@@ -31,6 +31,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import torch  # noqa: E402
+from results import add_write_option, save_figure, write_section  # noqa: E402
 
 from gota_arena import plugins  # noqa: E402
 from gota_arena.evaluate.quick import evaluate, format_table  # noqa: E402
@@ -80,12 +81,12 @@ def curve(run_dir: Path, offset: int, minutes: float, phase: str, kinds: list) -
             for r in rows for kind in kinds]
 
 
-def plot(points: list, path: Path) -> None:
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+def plot(points: list):
+    """The learning curves as a matplotlib figure."""
+    from matplotlib.figure import Figure   # no pyplot: no global figure state, no backend to choose
 
-    fig, axes = plt.subplots(1, 3, figsize=(15, 4))
+    fig = Figure(figsize=(15, 4))
+    axes = fig.subplots(1, 3)
     for phase, kind in dict.fromkeys((p[6], p[7]) for p in points):
         pts = [p for p in points if (p[6], p[7]) == (phase, kind)]
         for ax, col, title in ((axes[0], 2, "episode return (recent mean)"), (axes[1], 3, "win rate (recent)"),
@@ -98,23 +99,7 @@ def plot(points: list, path: Path) -> None:
             ax.grid(alpha=0.3)
     axes[1].legend()
     fig.tight_layout()
-    fig.savefig(path, dpi=70)
-    plt.close(fig)
-
-
-def write_section(text: str, path: Path = ROOT / "benchmarks" / "RESULTS.md") -> None:
-    """Replace this benchmark's section of RESULTS.md (or append it), keeping the others."""
-    old = path.read_text() if path.exists() else "# Benchmark results\n"
-    head = text.splitlines()[0]
-    lines = old.splitlines()
-    if head in lines:
-        i = lines.index(head)
-        j = next((k for k in range(i + 1, len(lines)) if lines[k].startswith("## ")), len(lines))
-        lines[i:j] = text.rstrip("\n").splitlines() + [""]
-        new = "\n".join(lines).rstrip("\n") + "\n"
-    else:
-        new = old.rstrip("\n") + "\n\n" + text.rstrip("\n") + "\n"
-    path.write_text(new)
+    return fig
 
 
 def table_md(rows: list) -> list:
@@ -131,7 +116,7 @@ def main() -> int:
     ap.add_argument("--idle-steps", type=int, default=1_000_000, help="agent-steps of phase 1")
     ap.add_argument("--random-steps", type=int, default=1_600_000, help="agent-steps of phase 2")
     ap.add_argument("--matches", type=int, default=10, help="evaluation matches per opponent")
-    ap.add_argument("--no-write", action="store_true")
+    add_write_option(ap, "its section of benchmarks/RESULTS.md, bench_learning.png and the run's report.json")
     ap.add_argument("overrides", nargs="*")
     args = ap.parse_args()
     base = ROOT / "runs" / "bench_learning" / datetime.now().strftime("%Y-%m-%d_%H-%M-%S")
@@ -169,9 +154,6 @@ def main() -> int:
         init = str(run_dir / "policy.safetensors")
         policy = load_policy(init)
         evaluations(report["evaluations"], f"after training vs {name}", policy, cfg, args.matches)
-    (base / "report.json").write_text(json.dumps(report, indent=1, default=str))
-    png = ROOT / "benchmarks" / "bench_learning.png"
-    plot(points, png)
     load1 = os.getloadavg()[0]
 
     train_wall = sum(p["wall"] for p in report["phases"])
@@ -179,8 +161,7 @@ def main() -> int:
     greedy, sampling = report["evaluations"][-2][1], report["evaluations"][-1][1]
     met = {mode: all(r["win_rate"] >= TARGET for r in rows) and train_cpu <= BUDGET_CPU_MIN * 60
            for mode, rows in (("greedy", greedy), ("sampling", sampling))}
-    lines = ["## bench_learning", "",
-             f"- date: {date.today().isoformat()}",
+    lines = [f"- date: {date.today().isoformat()}",
              "- command: `python benchmarks/bench_learning.py" + "".join(f" {a}" for a in sys.argv[1:]) + "`",
              f"- machine: {os.cpu_count()} CPUs (nproc), {platform.processor() or platform.machine()}; Python "
              f"{platform.python_version()}; load average (1 min) {load0:.2f} before, {load1:.2f} after "
@@ -220,11 +201,12 @@ def main() -> int:
                      f"{train_wall / 60:.1f} min wall; "
                      "final win rates " + ", ".join(f"{r['opponent']} {r['win_rate']:.0%}" for r in rows) + ")")
     lines.append("")
-    text = "\n".join(lines)
-    print(text)
-    if not args.no_write:
-        write_section(text)
-        print("wrote the bench_learning section of benchmarks/RESULTS.md")
+    print("\n".join(lines))
+    if args.write:
+        (base / "report.json").write_text(json.dumps(report, indent=1, default=str))
+        save_figure(plot(points), "bench_learning.png")
+        write_section("## bench_learning", lines)
+        print(f"wrote the bench_learning section of benchmarks/RESULTS.md, bench_learning.png and {base}/report.json")
     return 0
 
 

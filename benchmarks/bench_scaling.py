@@ -1,8 +1,8 @@
 """Data-parallel training speed: agent-steps per second of PPO with 1 and 2 ranks
 (torchrun, gloo on CPU) on this machine.
 
-    python benchmarks/bench_scaling.py                  # writes the bench_scaling section of benchmarks/RESULTS.md
-    python benchmarks/bench_scaling.py --updates 3 --no-write
+    python benchmarks/bench_scaling.py --write          # and the bench_scaling section of benchmarks/RESULTS.md
+    python benchmarks/bench_scaling.py --updates 3      # print only
 
 Each configuration is ``torchrun --standalone --nproc_per_node=<ranks> -m
 gota_arena +experiment=selfplay env.lanes=<lanes per rank>`` (no evaluation,
@@ -31,7 +31,8 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_sim import RESULTS, cpu_model, nproc, write_section  # noqa: E402
+from bench_sim import cpu_model, nproc  # noqa: E402
+from results import RESULTS, add_write_option, write_section  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 SECTION = "## bench_scaling"
@@ -67,7 +68,7 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--updates", type=int, default=5, help="timed updates per configuration (default 5)")
     parser.add_argument("--warmup", type=int, default=1, help="untimed first updates (default 1)")
-    parser.add_argument("--no-write", action="store_true", help="print only; leave RESULTS.md alone")
+    add_write_option(parser)
     parser.add_argument("overrides", nargs="*", help="more config overrides for every run")
     args = parser.parse_args(argv)
 
@@ -86,7 +87,7 @@ def main(argv=None) -> int:
             + (": the machine was shared with other jobs, figures are low and noisy" if shared else ""))
     print(load)
     base = max(r["sps"] for r in results if r["ranks"] == 1)
-    if not args.no_write:
+    if args.write:
         command = "python benchmarks/bench_scaling.py" + "".join(
             " " + a for a in (sys.argv[1:] if argv is None else argv))
         lines = [f"- date: {datetime.date.today().isoformat()}",

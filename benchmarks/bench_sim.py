@@ -4,8 +4,9 @@ Plays N full matches (different seeds) one after another through ``Match`` in tw
 kinds: ten heroes fighting under the fixed script of gota_arena.script (until a god
 falls) and creep-only matches (heroes=0, 28,800 ticks). Prints ticks/s per run and
 the medians (time inside the simulator's step calls only), the peak RSS and the
-memory of one match (RSS growth over 20 new matches), and writes the figures to the
-``## bench_sim`` section of benchmarks/RESULTS.md. Figures are printed, never asserted.
+memory of one match (RSS growth over 20 new matches); with ``--write`` it also
+writes them to the ``## bench_sim`` section of benchmarks/RESULTS.md. Figures are
+printed, never asserted.
 """
 import argparse
 import datetime
@@ -19,8 +20,8 @@ import time
 from pathlib import Path
 
 from gota_arena import MAX_BATTLE_TICKS, Match, script
+from results import RESULTS, add_write_option, write_section
 
-RESULTS = Path(__file__).resolve().parent / "RESULTS.md"
 SECTION = "## bench_sim"
 
 
@@ -76,24 +77,12 @@ def match_bytes(count: int = 20) -> float:
     return (after - before) / count
 
 
-def write_section(title: str, lines: list) -> None:
-    """Replace (or append) the ``title`` section of RESULTS.md with ``lines``; every benchmark writes through it."""
-    text = RESULTS.read_text() if RESULTS.exists() else "# Benchmark results\n"
-    section = "\n".join([title, ""] + lines) + "\n"
-    pattern = re.compile(rf"^{re.escape(title)}\n.*?(?=^## |\Z)", re.MULTILINE | re.DOTALL)
-    if pattern.search(text):
-        text = pattern.sub(lambda _: section + "\n", text).rstrip("\n") + "\n"
-    else:
-        text = text.rstrip("\n") + "\n\n" + section
-    RESULTS.write_text(text)
-
-
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--matches", type=int, default=5, help="full matches to play (default 5)")
     parser.add_argument("--ticks", type=int, default=MAX_BATTLE_TICKS, help="max ticks per match")
     parser.add_argument("--seed", type=int, default=1, help="seed of the first match (then +1, +2, ...)")
-    parser.add_argument("--no-write", action="store_true", help="print only; leave RESULTS.md alone")
+    add_write_option(parser)
     args = parser.parse_args(argv)
 
     medians, lines = {}, []
@@ -112,7 +101,7 @@ def main(argv=None) -> int:
     peak = peak_rss_bytes()
     print(f"peak RSS {peak / 2**20:.1f} MiB; one match {per_match / 2**10:,.0f} KiB (RSS growth over 20 matches)")
 
-    if not args.no_write:
+    if args.write:
         command = "python benchmarks/bench_sim.py" + ("" if argv is None and len(sys.argv) == 1
                                                       else " " + " ".join(sys.argv[1:] if argv is None else argv))
         write_section(SECTION, [

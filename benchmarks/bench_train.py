@@ -1,8 +1,8 @@
 """End-to-end training speed: agent-steps per second of PPO (simulator + policy
 inference + learning), with each experiment's own policy, on this machine.
 
-    python benchmarks/bench_train.py                 # selfplay and vs_bundled; writes benchmarks/RESULTS.md
-    python benchmarks/bench_train.py --updates 6 --no-write
+    python benchmarks/bench_train.py --write         # selfplay and vs_bundled; and their section of RESULTS.md
+    python benchmarks/bench_train.py --updates 6     # print only
 
 Each run composes the experiment exactly as ``python -m gota_arena
 +experiment=<name>`` does (without evaluation, TensorBoard or plots), trains
@@ -13,6 +13,7 @@ Target: >= 5,000 agent-steps/s for the default self-play run.
 """
 import argparse
 import csv
+import io
 import json
 import os
 import platform
@@ -29,6 +30,7 @@ sys.path.insert(0, str(ROOT))
 from gota_arena.policies import read_policy_metadata  # noqa: E402
 from gota_arena.train.cli import compose  # noqa: E402
 from gota_arena.train.ppo import train  # noqa: E402
+from results import add_write_option, write_section  # noqa: E402
 
 TARGET = 5000
 
@@ -48,7 +50,7 @@ def measure(experiment: str, updates: int, warmup: int, extra: list) -> dict:
         batch = agents * cfg.trainer.num_steps
         cfg.trainer.total_steps = batch * (warmup + updates)
         cfg.trainer.checkpoint_every = 10 ** 6
-        summary = train(cfg, Path(tmp) / "run", stream=open(os.devnull, "w"))
+        summary = train(cfg, Path(tmp) / "run", stream=io.StringIO())
         built = json.loads(read_policy_metadata(str(Path(tmp) / "run" / "policy.safetensors"))["config"])
         wall, cpu = time.perf_counter() - start, time.process_time() - cpu
         with open(Path(tmp) / "run" / "metrics.csv", newline="") as f:
@@ -65,9 +67,8 @@ def measure(experiment: str, updates: int, warmup: int, extra: list) -> dict:
             "epochs": cfg.trainer.update_epochs, "policy": cfg.policy.name, "hidden": built.get("hidden")}
 
 
-def section(results: list, command: str, load: tuple) -> str:
-    lines = ["## bench_train", "",
-             f"- date: {date.today().isoformat()}",
+def section(results: list, command: str, load: tuple) -> list:
+    lines = [f"- date: {date.today().isoformat()}",
              f"- command: `{command}`",
              f"- machine: {os.cpu_count()} CPUs (nproc), {platform.processor() or platform.machine()}; "
              f"Python {platform.python_version()}; load average (1 min) {load[0]:.2f} before, {load[1]:.2f} after",
@@ -88,22 +89,7 @@ def section(results: list, command: str, load: tuple) -> str:
               f"**{met}** ({main['sps']:,.0f})",
               "- threads: simulator one per core; torch 1 thread while acting, one per core while learning "
               "(trainer.torch_threads / trainer.learn_threads)", ""]
-    return "\n".join(lines)
-
-
-def write_section(text: str, path: Path = ROOT / "benchmarks" / "RESULTS.md") -> None:
-    """Replace this benchmark's section of RESULTS.md (or append it), keeping the others."""
-    old = path.read_text() if path.exists() else "# Benchmark results\n"
-    head = text.splitlines()[0]
-    lines = old.splitlines()
-    if head in lines:
-        i = lines.index(head)
-        j = next((k for k in range(i + 1, len(lines)) if lines[k].startswith("## ")), len(lines))
-        lines[i:j] = text.rstrip("\n").splitlines() + [""]
-        new = "\n".join(lines).rstrip("\n") + "\n"
-    else:
-        new = old.rstrip("\n") + "\n\n" + text.rstrip("\n") + "\n"
-    path.write_text(new)
+    return lines
 
 
 def main() -> int:
@@ -111,7 +97,7 @@ def main() -> int:
     ap.add_argument("--updates", type=int, default=8)
     ap.add_argument("--warmup", type=int, default=1)
     ap.add_argument("--experiments", default="selfplay,vs_bundled")
-    ap.add_argument("--no-write", action="store_true")
+    add_write_option(ap)
     ap.add_argument("overrides", nargs="*", help="more config overrides, e.g. trainer.learn_threads=1")
     args = ap.parse_args()
     load0 = os.getloadavg()[0]
@@ -124,8 +110,8 @@ def main() -> int:
               f"batch {r['batch']:,}); per update " + ", ".join(f"{v:,.0f}" for v in r["runs"]))
     load1 = os.getloadavg()[0]
     command = "python benchmarks/bench_train.py" + "".join(f" {a}" for a in sys.argv[1:])
-    if not args.no_write:
-        write_section(section(results, command, (load0, load1)))
+    if args.write:
+        write_section("## bench_train", section(results, command, (load0, load1)))
         print("wrote the bench_train section of benchmarks/RESULTS.md")
     return 0
 

@@ -2,8 +2,8 @@
 HTML page, and the page's size; PNG and GIF times; optionally the time a headless
 Chromium takes to open the page (when tests/chromium.py finds one).
 
-    python benchmarks/bench_viewer.py               # writes the ## bench_viewer section of RESULTS.md
-    python benchmarks/bench_viewer.py --no-write    # print only
+    python benchmarks/bench_viewer.py               # print only
+    python benchmarks/bench_viewer.py --write       # and the ## bench_viewer section of RESULTS.md
 
 Each match is a bot match recorded to a replay file first (not timed), then:
   replay   verify the replay to its final hash (the simulation alone, for scale)
@@ -29,9 +29,8 @@ from gota_arena import frames as F  # noqa: E402
 from gota_arena import replay as R  # noqa: E402
 from gota_arena.replay import RecordingMatch  # noqa: E402
 from gota_arena.viewer import build, pictures  # noqa: E402
-from bench_sim import write_section  # noqa: E402
+from results import RESULTS, add_write_option, write_section  # noqa: E402
 
-RESULTS = ROOT / "benchmarks" / "RESULTS.md"
 LOAD = os.getloadavg()
 SECTION = "## bench_viewer"
 MATCHES = (("base", "base", 1), ("puller", "puller", 1))
@@ -96,10 +95,10 @@ def bench_match(red: str, blue: str, seed: int, every: int, directory: Path, bro
     return out
 
 
-def report(results: list, every: int) -> list:
+def report(results: list, every: int, command: str) -> list:
     lines = [
         f"- date: {date.today().isoformat()}",
-        "- command: `python benchmarks/bench_viewer.py`",
+        f"- command: `{command}`",
         f"- machine: {os.cpu_count()} CPUs (nproc), {cpu_model()}; Python {platform.python_version()}; "
         f"load average {LOAD[0]:.1f} at the start, {os.getloadavg()[0]:.1f} at the end (a shared machine: "
         "times are upper bounds)",
@@ -135,7 +134,7 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--every", type=int, default=6, help="a frame every N ticks (default 6, the page's default)")
     parser.add_argument("--no-browser", action="store_true", help="skip the headless Chromium load time")
-    parser.add_argument("--no-write", action="store_true", help="print only; leave RESULTS.md alone")
+    add_write_option(parser)
     parser.add_argument("--keep", metavar="DIR", help="keep the replays, pages and pictures in DIR")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
@@ -146,9 +145,10 @@ def main(argv=None) -> int:
             x = bench_match(red, blue, seed, args.every, directory, not args.no_browser)
             print({k: (round(v, 3) if isinstance(v, float) else v) for k, v in x.items()}, flush=True)
             results.append(x)
-    lines = report(results, args.every)
+    command = "python benchmarks/bench_viewer.py" + "".join(" " + a for a in (sys.argv[1:] if argv is None else argv))
+    lines = report(results, args.every, command)
     print("\n".join(lines))
-    if not args.no_write:
+    if args.write:
         write_section(SECTION, lines)
         print(f"wrote {SECTION} in {RESULTS}")
     return 0

@@ -1,12 +1,13 @@
-"""The bot ladder: ``python benchmarks/bot_ladder.py [--matches 40] [--procs 2]``.
+"""The bot ladder: ``python benchmarks/bot_ladder.py [--matches 40] [--procs 2] [--write]``.
 
 Plays seeded full matches (28,800 battle ticks at most) between the bundled bots
 (docs/bots.md): for each pairing A vs B, seeds 1..N, A playing red on odd seeds and
 blue on even ones (sides swapped half the time), all five seats of a team the same
 bot. A pairing's row counts A's wins (A's team destroyed the other god), B's wins and
-the matches that ended without a winner (timeout or draw). It prints the table and
-writes it to the ``## bot_ladder`` section of benchmarks/RESULTS.md (the other
-sections are kept). Figures are reported, never asserted.
+the matches that ended without a winner (timeout or draw). It prints the table;
+with ``--write`` it also writes it to the ``## bot_ladder`` section of
+benchmarks/RESULTS.md (the other sections are kept). Figures are reported, never
+asserted.
 
 Targets of the issue: base beats idle and random in >= 95 %, puller beats base in
 >= 70 %, rusher wins some and loses some against base.
@@ -14,7 +15,6 @@ Targets of the issue: base beats idle and random in >= 95 %, puller beats base i
 import argparse
 import datetime
 import os
-import re
 import statistics
 import sys
 import time
@@ -23,7 +23,9 @@ from pathlib import Path
 
 from gota_arena import Match
 
-RESULTS = Path(__file__).resolve().parent / "RESULTS.md"
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from results import RESULTS, add_write_option, write_section  # noqa: E402
+
 SECTION = "## bot_ladder"
 PAIRINGS = (
     ("base", "idle"),
@@ -74,19 +76,11 @@ def table(rows, matches: int) -> str:
     return "\n".join(lines)
 
 
-def write_section(text: str) -> None:
-    old = RESULTS.read_text() if RESULTS.exists() else "# Benchmark results\n"
-    pattern = re.compile(rf"^{re.escape(SECTION)}\n.*?(?=^## |\Z)", re.MULTILINE | re.DOTALL)
-    block = text.rstrip() + "\n\n"
-    new = pattern.sub(lambda _m: block, old) if pattern.search(old) else old.rstrip() + "\n\n" + block
-    RESULTS.write_text(new.rstrip() + "\n")
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--matches", type=int, default=40, help="seeded matches per pairing (default 40)")
     parser.add_argument("--procs", type=int, default=2, help="worker processes (default 2)")
-    parser.add_argument("--no-write", action="store_true", help="print only; leave RESULTS.md alone")
+    add_write_option(parser)
     args = parser.parse_args()
     start = time.perf_counter()
     rows, ticks, seconds = ladder(args.matches, args.procs)
@@ -95,18 +89,16 @@ def main() -> None:
     print(text)
     print(f"{len(rows) * args.matches} matches, {ticks:,} ticks, {ticks / seconds:,.0f} ticks/s per process "
           f"(10 bot seats), {wall:.0f} s wall on {args.procs} processes")
-    if not args.no_write:
-        section = "\n".join([
-            SECTION, "",
+    if args.write:
+        write_section(SECTION, [
             f"- date: {datetime.date.today().isoformat()}",
-            f"- command: `python benchmarks/bot_ladder.py --matches {args.matches} --procs {args.procs}`",
+            f"- command: `python benchmarks/bot_ladder.py --matches {args.matches} --procs {args.procs} --write`",
             f"- matches: {args.matches} per pairing, seeds 1..{args.matches}, A red on odd seeds and blue "
             f"on even ones, five seats of one bot per team, full matches (28,800 ticks at most)",
             "- a win: the team destroyed the other god; no winner: timeout or draw",
             f"- speed: {ticks / seconds:,.0f} ticks/s per process with 10 bot seats "
             f"({ticks:,} ticks; {os.cpu_count()} CPUs, {args.procs} processes)",
             "", text, ""])
-        write_section(section)
         print(f"wrote the {SECTION} section of {RESULTS}")
 
 

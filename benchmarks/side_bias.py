@@ -38,7 +38,8 @@ from gota_arena import Kind, Match  # noqa: E402
 from gota_arena.evaluate.ratings import wilson  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_sim import RESULTS, cpu_model, nproc, write_section  # noqa: E402
+from bench_sim import cpu_model, nproc  # noqa: E402
+from results import RESULTS, add_write_option, write_section  # noqa: E402
 
 SECTION = "## side_bias"
 BOTS = ("idle", "random", "base", "rusher", "baseline", "puller")
@@ -114,7 +115,7 @@ def main(argv=None) -> int:
     parser.add_argument("--bots", nargs="+", default=list(BOTS), choices=BOTS, metavar="BOT",
                         help=f"bots to measure (default all: {' '.join(BOTS)})")
     parser.add_argument("--games", metavar="FILE", help="also write every match as a JSON line to FILE")
-    parser.add_argument("--write", action="store_true", help="write the ## side_bias section of RESULTS.md")
+    add_write_option(parser)
     args = parser.parse_args(argv)
     seeds = range(args.first_seed, args.first_seed + args.seeds)
 

@@ -60,7 +60,7 @@ per step, restart, re-create and Match the bound would still have caught); the
 sample) is compared, so a leak freed before the end still counts.
 
 ``--write`` writes the ``## soak`` section of benchmarks/RESULTS.md (through
-bench_sim.write_section, as the other benchmarks do); without it nothing is
+benchmarks/results.py, as the other benchmarks do); without it nothing is
 written. Exits 0 on PASS, 1 on FAIL.
 """
 from __future__ import annotations
@@ -78,7 +78,8 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_sim import RESULTS, cpu_model, nproc, write_section  # noqa: E402
+from bench_sim import cpu_model, nproc  # noqa: E402
+from results import RESULTS, add_write_option, write_section  # noqa: E402
 
 from gota_arena import (  # noqa: E402
     ActionError, ArgumentRangeError, ArgumentTypeError, ClosedMatchError, ConfigError, ConfigRangeError,
@@ -678,7 +679,7 @@ def main(argv=None) -> int:
     parser.add_argument("--seed", type=int, default=0, help="seed of the soak's random choices")
     parser.add_argument("--lanes", type=int, default=8, help="lanes of each arena (default 8)")
     parser.add_argument("--sample-every", type=float, default=5.0, help="seconds between RSS samples")
-    parser.add_argument("--write", action="store_true", help="write the soak section of RESULTS.md")
+    add_write_option(parser)
     args = parser.parse_args(argv)
     seconds = args.minutes * 60
     print(f"soak: {args.minutes:g} minutes, {args.lanes} lanes, seed {args.seed}, one thread")

@@ -20,8 +20,6 @@ an observed position by 64 to compare), read from the simulator on first use:
 from __future__ import annotations
 
 import functools
-import struct
-import zlib
 from typing import NamedTuple
 
 import numpy as np
@@ -29,6 +27,7 @@ import numpy as np
 from ._native import ffi, lib
 from .constants import MAP_TILES, TILE, Kind, Material, Team
 from .errors import ArgumentRangeError, check
+from .files import atomic_path
 from .layout import TILE_DTYPE
 
 HALF_WORLD = MAP_TILES * TILE // 2  # world units from the centre to an edge
@@ -234,24 +233,12 @@ def render_image(match=None, scale: int = 6) -> np.ndarray:
     return img
 
 
-def png_bytes(rgb: np.ndarray) -> bytes:
-    """An 8-bit RGB PNG of an (h, w, 3) uint8 array, written with zlib and struct."""
-    rgb = np.ascontiguousarray(rgb, dtype=np.uint8)
-    h, w, channels = rgb.shape
-    if channels != 3:
-        raise ValueError(f"png_bytes wants (h, w, 3) RGB, got shape {rgb.shape}")
-    raw = np.zeros((h, 1 + 3 * w), dtype=np.uint8)  # filter byte 0 (None) per row
-    raw[:, 1:] = rgb.reshape(h, 3 * w)
-
-    def chunk(tag: bytes, data: bytes) -> bytes:
-        return struct.pack(">I", len(data)) + tag + data + struct.pack(">I", zlib.crc32(tag + data) & 0xFFFFFFFF)
-
-    header = struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0)  # 8 bits, truecolour, no interlace
-    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header)
-            + chunk(b"IDAT", zlib.compress(raw.tobytes(), 9)) + chunk(b"IEND", b""))
-
-
 def render_map_png(path, match=None, scale: int = 6) -> None:
-    """Write a PNG of the map (and of ``match``'s structures and units) to ``path``."""
-    with open(path, "wb") as f:
-        f.write(png_bytes(render_image(match, scale)))
+    """Write a PNG of the map (and of ``match``'s structures and units) to ``path``,
+    atomically; needs Pillow (the ``viewer`` extra)."""
+    try:
+        from PIL import Image
+    except ImportError:
+        raise ImportError("render_map_png needs Pillow: pip install pillow (or gota-arena[viewer])") from None
+    with atomic_path(path) as tmp:
+        Image.fromarray(render_image(match, scale)).save(tmp, format="PNG")

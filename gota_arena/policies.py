@@ -28,7 +28,6 @@ import contextlib
 import json
 import os
 import sys
-import tempfile
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
@@ -37,7 +36,7 @@ import numpy as np
 from . import __version__
 from .contract import INFO
 from .errors import GotaError, PluginError
-from .files import fsync_directory
+from .files import atomic_path
 
 
 class PlaySettingsError(GotaError):
@@ -110,19 +109,9 @@ def save_policy(policy, path: str, extra: Optional[dict] = None) -> str:
     if play is not None:
         meta["play"] = play.to_json()
     meta.update({k: json.dumps(v) for k, v in (extra or {}).items()})
-    directory = os.path.dirname(os.path.abspath(path))
-    os.makedirs(directory, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=".policy-", suffix=".tmp", dir=directory)
-    os.close(fd)
-    try:
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    with atomic_path(path) as tmp:
         save_file(tensors, tmp, metadata=meta)
-        with open(tmp, "rb") as f:
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-        fsync_directory(directory)
-    finally:
-        if os.path.exists(tmp):
-            os.remove(tmp)
     return path
 
 

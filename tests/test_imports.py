@@ -53,3 +53,14 @@ def test_the_test_helpers_import_light():
     gota-arena is installed): importing it loads neither the simulator nor torch."""
     python("import sys, gota_arena.testing\n"
            "assert 'gota_arena._native' not in sys.modules and 'torch' not in sys.modules")
+
+
+def test_every_subpackage_ships_in_the_wheel():
+    """pyproject.toml lists the packages a wheel carries: every folder of
+    gota_arena/ with an __init__.py is one of them (an editable install would
+    not notice a missing one)."""
+    tomllib = pytest.importorskip("tomllib")
+    listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
+    found = {".".join(p.parent.relative_to(ROOT).parts) for p in (ROOT / "gota_arena").rglob("__init__.py")
+             if "__pycache__" not in p.parts}
+    assert "gota_arena.replay" in found and found <= listed, sorted(found - listed)

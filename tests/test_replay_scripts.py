@@ -17,6 +17,7 @@ from gota_arena import replay as R
 from gota_arena.arena import Arena
 from gota_arena.basic import bundled_scripts, compile_file
 from gota_arena.errors import ReplayError
+from gota_arena.sim import Match
 from gota_arena.viewer import cli
 
 TICKS = 2400
@@ -61,7 +62,7 @@ def test_a_changed_script_is_refused_before_anything_plays(scripted, tmp_path, m
     changed = dataclasses.replace(r, scripts=(base, edited), path=None)
     # in memory: refused by the replayer before a match is built
     built = []
-    monkeypatch.setattr(R.Match, "from_config", classmethod(lambda cls, c: built.append(c)))
+    monkeypatch.setattr(Match, "from_config", classmethod(lambda cls, c: built.append(c)))
     with pytest.raises(ReplayError) as e:
         R.verify(changed)
     message = str(e.value)

@@ -23,6 +23,7 @@ from typing import List, Optional
 from .. import plugins
 from ..constants import MAX_BATTLE_TICKS
 from ..errors import GotaError
+from ..files import write_text_atomic
 from ..hookspecs import EvaluationFinished
 from . import entrants as entrants_mod
 from . import games as games_mod
@@ -92,7 +93,7 @@ class Leaderboard:
         results = [done[g.key] for g in games]
         if self.shards > 1:
             shared = {k: v for k, v in asdict(self).items() if k != "shard"}   # the same in every shard
-            report.write_text(os.path.join(directory, SHARD), json.dumps(
+            write_text_atomic(os.path.join(directory, SHARD), json.dumps(
                 {"shard": self.shard, "config": shared, "entrants": list(playing), "left_out": errors,
                  "games": [g.key for g in games]}, indent=1))
             say(f"leaderboard: shard {self.shard} of {self.shards} played; the report of all shards: "

@@ -9,18 +9,10 @@ import json
 import os
 from typing import List
 
+from ..files import atomic_path, write_text_atomic
+
 COLUMNS = ("rank", "entrant", "games", "wins", "losses", "draws", "timeouts", "win_rate", "win_rate_lo",
            "win_rate_hi", "mean_score", "mean_glory", "mean_xp", "rating", "rating_mu", "rating_sigma")
-
-
-def write_text(path: str, text: str) -> None:
-    """Write a file atomically (a temp file, fsync, rename)."""
-    tmp = f"{path}.tmp"
-    with open(tmp, "w") as f:
-        f.write(text)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
 
 
 # how ratings.table orders the rows (docs/leaderboard.md, "Ranking follows ...")
@@ -67,18 +59,17 @@ def write(directory: str, rows: List[dict], matrix: dict, errors: dict, config: 
     writer = csv.DictWriter(buf, fieldnames=COLUMNS, extrasaction="ignore")
     writer.writeheader()
     writer.writerows(rows)
-    write_text(paths["csv"], buf.getvalue())
-    write_text(paths["json"], json.dumps({"table": rows, "matrix": matrix, "left_out": errors, "config": config},
-                                     indent=2))
-    write_text(paths["md"], markdown(rows, matrix, errors))
+    write_text_atomic(paths["csv"], buf.getvalue())
+    write_text_atomic(paths["json"], json.dumps({"table": rows, "matrix": matrix, "left_out": errors,
+                                                 "config": config}, indent=2))
+    write_text_atomic(paths["md"], markdown(rows, matrix, errors))
     plot(paths["png"], rows, matrix)
     return paths
 
 
 def plot(path: str, rows: List[dict], matrix: dict) -> None:
-    tmp = f"{path}.tmp.png"
-    figure(rows, matrix).savefig(tmp, dpi=110)
-    os.replace(tmp, path)
+    with atomic_path(path) as tmp:
+        figure(rows, matrix).savefig(tmp, format="png", dpi=110)
 
 
 def figure(rows: List[dict], matrix: dict):
@@ -116,4 +107,4 @@ def figure(rows: List[dict], matrix: dict):
     return fig
 
 
-__all__ = ["write", "write_text", "text_table", "markdown", "plot", "figure"]
+__all__ = ["write", "text_table", "markdown", "plot", "figure"]

@@ -14,14 +14,13 @@ from __future__ import annotations
 
 import os
 import random
-import tempfile
 from pathlib import Path
 
 import numpy as np
 import torch
 
 from ..errors import GotaError
-from ..files import fsync_directory
+from ..files import atomic_path
 
 FORMAT = "gota-train/1"
 
@@ -45,18 +44,8 @@ def restart_hint(path) -> str:
 def save_checkpoint(path, payload: dict) -> str:
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}-", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            torch.save(payload, f)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-        tmp = None
-        fsync_directory(path.parent)
-    finally:
-        if tmp is not None and os.path.exists(tmp):
-            os.remove(tmp)
+    with atomic_path(path) as tmp, open(tmp, "wb") as f:
+        torch.save(payload, f)
     return str(path)
 
 

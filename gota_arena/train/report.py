@@ -9,8 +9,8 @@ opponent name, ``self`` (self-play lanes) or ``snapshot`` (league snapshots).
 from __future__ import annotations
 
 import csv
+import io
 import math
-import os
 import sys
 import time
 from collections import deque
@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import List, Optional
 
 from ..evaluate.quick import format_table
+from ..files import atomic_path, write_text_atomic
 from .league import SNAPSHOT_PREFIX
 
 LOSSES = ("losses/policy_loss", "losses/value_loss", "losses/entropy", "losses/old_approx_kl",
@@ -83,12 +84,11 @@ class Reporter:
         if resume_step is not None and self.csv_path.exists():
             with open(self.csv_path, newline="") as f:
                 rows = [r for r in csv.DictReader(f) if _step_of(r) is not None and _step_of(r) <= resume_step]
-        tmp = self.csv_path.with_suffix(".csv.tmp")
-        with open(tmp, "w", newline="") as f:
-            writer = csv.DictWriter(f, self.columns, extrasaction="ignore")
-            writer.writeheader()
-            writer.writerows(rows)
-        os.replace(tmp, self.csv_path)
+        kept = io.StringIO(newline="")
+        writer = csv.DictWriter(kept, self.columns, extrasaction="ignore")
+        writer.writeheader()
+        writer.writerows(rows)
+        write_text_atomic(self.csv_path, kept.getvalue())
         self._csv = open(self.csv_path, "a", newline="")
         self._writer = csv.DictWriter(self._csv, self.columns, extrasaction="ignore")
 
@@ -180,7 +180,8 @@ class Reporter:
         fig = learning_curves(rows, self.kinds, self.title)
         path = self.run_dir / "plots" / "learning_curves.png"
         path.parent.mkdir(parents=True, exist_ok=True)
-        fig.savefig(path, dpi=90)
+        with atomic_path(path) as tmp:
+            fig.savefig(tmp, format="png", dpi=90)
         return str(path)
 
     def close(self) -> None:

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from importlib import resources
 from pathlib import Path
 from typing import Optional
 
 from .. import __version__
 from .. import frames as F
+from ..files import write_text_atomic
 from ..heroes import class_name, item_name
 
 _HERE = "gota_arena.viewer"
@@ -78,19 +78,7 @@ def html(frames: F.Frames, title: Optional[str] = None, fog: Optional[str] = Non
 def write(frames: F.Frames, path, title: Optional[str] = None, fog: Optional[str] = None) -> Path:
     """Write the page atomically; returns the path."""
     path = Path(path)
-    text = html(frames, title, fog)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent or ".")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    write_text_atomic(path, html(frames, title, fog))
     return path
 
 

@@ -21,6 +21,7 @@ import numpy as np
 
 from .. import frames as F
 from ..constants import MAP_TILES, TICKS_PER_SECOND, Kind
+from ..files import atomic_path
 from ..heroes import class_name
 from ..map import camps, terrain_image
 
@@ -198,7 +199,8 @@ def png_of_tick(replay, tick: int, out, scale: int = 6, fog: Optional[str] = Non
         raise ValueError(f"tick {tick} is outside the replay's ticks 0..{r.final_tick}")
     fr = F.record(r, every=max(r.final_tick, 1), start=tick, end=tick, check_rules=check_rules)
     out = Path(out)
-    render(fr, fr.frame_of(tick), scale, fog).save(out, format="PNG", optimize=True)
+    with atomic_path(out) as tmp:
+        render(fr, fr.frame_of(tick), scale, fog).save(tmp, format="PNG", optimize=True)
     return out
 
 
@@ -225,8 +227,9 @@ def gif_of_segment(replay, start: int, end: int, out, every: int = 12, fps: int 
         img.putpalette(palette.getpalette()[:3 * 256])
         frames.append(img)
     out = Path(out)
-    frames[0].save(out, format="GIF", save_all=True, append_images=frames[1:], duration=round(1000 / fps),
-                   loop=0, optimize=False, disposal=1, transparency=TRANSPARENT)
+    with atomic_path(out) as tmp:
+        frames[0].save(tmp, format="GIF", save_all=True, append_images=frames[1:], duration=round(1000 / fps),
+                       loop=0, optimize=False, disposal=1, transparency=TRANSPARENT)
     return out
 
 
