@@ -7,6 +7,12 @@ run folder it also reports the training's agent-steps, wall and CPU time.
     python benchmarks/bench_beat_bots.py runs/beat_bots/<time>          # that run's policy.safetensors
     python benchmarks/bench_beat_bots.py --policy ppo                   # the bundled policy
     python benchmarks/bench_beat_bots.py runs/beat_bots/<time> --write  # and its section of RESULTS.md
+    python benchmarks/bench_beat_bots.py RUN --curves STAGE1 STAGE2 RUN --write
+        # and beat_bots_curves.png: the learning curves of the runs of a curriculum, end to end
+
+A curriculum's stages are separate runs (each starts from the one before with
+``trainer.init_from``); ``--curves`` puts their metrics.csv on one agent-steps axis,
+in the order given, with a line where each stage starts.
 
 Target (``+experiment=beat_bots``): >= 90 % wins against each bot (a timeout is
 not a win), on >= 40 games a bot, half from each side. Evaluation seeds start at
@@ -25,10 +31,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from results import add_write_option, write_section  # noqa: E402
+from results import add_write_option, save_figure, write_section  # noqa: E402
 
 from gota_arena.evaluate import Leaderboard  # noqa: E402
 from gota_arena.evaluate.ratings import wilson  # noqa: E402
+from gota_arena.train.report import learning_curves, read_metrics  # noqa: E402
 
 BOTS = ["idle", "random", "base", "rusher", "baseline", "puller"]
 TARGET = 0.9
@@ -65,16 +72,43 @@ def table(rows: list) -> list:
     return lines
 
 
+def curriculum_figure(runs: list):
+    """One learning-curves figure of the runs of a curriculum, each stage's agent-steps
+    counted on from where the stage before it ended."""
+    rows, starts, offset = [], [], 0
+    for run in runs:
+        stage = [r for r in read_metrics(Path(run) / "metrics.csv") if r.get("global_step")]
+        if not stage:
+            raise SystemExit(f"--curves {run}: its metrics.csv has no rows")
+        starts.append(offset)
+        for r in stage:
+            rows.append({**r, "global_step": str(int(r["global_step"]) + offset)})
+        offset += int(stage[-1]["global_step"])
+    kinds = [k for k in ["self", *BOTS] if any(r.get(f"charts/win_rate/{k}") for r in rows)]
+    fig = learning_curves(rows, kinds, f"the curriculum in {len(runs)} stages")
+    for ax in fig.axes:
+        for start in starts[1:]:
+            ax.axvline(start, color="black", linestyle="--", linewidth=0.8)
+    return fig
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("run", nargs="?", help="a training run folder (its policy.safetensors and summary.json)")
     ap.add_argument("--policy", help="a registered opponent name (e.g. ppo) or a policy file, instead of a run")
     ap.add_argument("--games-per-side", type=int, default=20, help="seeds per bot, each played from both sides")
     ap.add_argument("--lanes", type=int, default=24)
+    ap.add_argument("--curves", nargs="+", metavar="RUN",
+                    help="with --write: also draw beat_bots_curves.png from these runs (a curriculum's stages, in order)")
     add_write_option(ap)
     args = ap.parse_args()
     if bool(args.run) == bool(args.policy):
         ap.error("give a run folder or --policy, one of them")
+    if args.curves and not args.write:
+        ap.error("--curves draws a file of the repository: give --write too")
+    for run in args.curves or []:
+        if not (Path(run) / "metrics.csv").is_file():
+            ap.error(f"--curves {run}: no metrics.csv there (give the run folders of the curriculum's stages)")
     if args.run:
         entrant = {"name": "trained", "checkpoint": str(Path(args.run) / "policy.safetensors")}
     elif args.policy.endswith(".safetensors"):
@@ -103,6 +137,8 @@ def main() -> int:
             f"- machine: {os.cpu_count()} CPUs (nproc), {platform.processor() or platform.machine()}; "
             f"load average (1 min) {load0:.2f} before, {load1:.2f} after", "", *lines])
         print("wrote the bench_beat_bots section of benchmarks/RESULTS.md")
+        if args.curves:
+            print(f"wrote {save_figure(curriculum_figure(args.curves), 'beat_bots_curves.png')}")
     return 0
 
 

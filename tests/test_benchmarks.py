@@ -216,3 +216,26 @@ def test_write_is_documented_in_every_benchmarks_help():
     assert "--write" in text and "RESULTS.md" in text and "changes no file of the repository" in text
     assert parser.parse_args([]).write is False and parser.parse_args(["--write"]).write is True
     assert results.RESULTS == BENCHMARKS / "RESULTS.md"
+
+
+def test_curriculum_curves_count_each_stage_on_from_the_last(tmp_path, monkeypatch):
+    monkeypatch.syspath_prepend(str(BENCHMARKS))
+    spec = importlib.util.spec_from_file_location("bench_beat_bots", BENCHMARKS / "bench_beat_bots.py")
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    header = "global_step,charts/episode_return,charts/win_rate/idle,charts/win_rate/puller\n"
+    stages = {"stage1": "100,1.0,0.5,\n200,2.0,1.0,\n", "stage2": "50,3.0,1.0,0.1\n150,4.0,1.0,0.4\n"}
+    for name, rows in stages.items():
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "metrics.csv").write_text(header + rows)
+    figure = bench.curriculum_figure([tmp_path / "stage1", tmp_path / "stage2"])
+    win = next(ax for ax in figure.axes if ax.get_title().startswith("win rate"))
+    puller = next(line for line in win.get_lines() if line.get_label() == "puller")
+    assert list(puller.get_xdata()) == [100, 200, 250, 350]      # stage 2 counted on from 200
+    assert [round(v, 2) for v in puller.get_ydata()[2:]] == [0.1, 0.4]
+    stage_lines = [line for line in win.get_lines() if line.get_linestyle() == "--"]
+    assert [list(line.get_xdata()) for line in stage_lines] == [[200, 200]]
+    with pytest.raises(SystemExit, match="no rows"):
+        (tmp_path / "empty").mkdir()
+        (tmp_path / "empty" / "metrics.csv").write_text(header)
+        bench.curriculum_figure([tmp_path / "empty"])
