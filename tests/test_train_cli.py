@@ -82,6 +82,11 @@ def test_league_experiment_composes():
     assert "name: league" in out and "rule: pfsp" in out and "snapshots: true" in out
 
 
+def test_beat_bots_pfsp_experiment_continues_the_bundled_ppo():
+    out = ok(gota("+experiment=beat_bots_pfsp", "--cfg", "job"))
+    assert "rule: pfsp" in out and "pfsp_floor: 0.1" in out and "init_from: ppo" in out
+
+
 def test_ctrl_c_saves_a_checkpoint_and_exits_cleanly(tmp_path):
     run = tmp_path / "int"
     proc = subprocess.Popen([sys.executable, "-m", "gota_arena", "+experiment=selfplay", "trainer.total_steps=10000000",
