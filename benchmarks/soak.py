@@ -537,7 +537,8 @@ class Soak:
             if isinstance(answer, ActionError):
                 self.counts["match_answers"] += 1
         if rng.random() < 0.25:   # to the end, then a step must say it is over, and a reset start again
-            m.run()
+            if not m.over:        # a random call may have ended it already (a short max_ticks)
+                m.run()
             error = self.expect_refusal(lambda: m.step(1), MatchOverError, "step after the end")
             if error is not None and "reset" not in str(error):
                 self.violation("unclear error", f"step after the end: {error}")
