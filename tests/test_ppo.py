@@ -496,11 +496,16 @@ def _weights(run_dir):
 
 
 def test_resume_gives_the_same_updates_as_an_uninterrupted_run(tmp_path):
-    whole = train(tiny_config(), tmp_path / "whole", stream=open(os.devnull, "w"))
+    def config(**trainer):   # matches of 100 ticks: episodes end before the cut, so the charts' windows matter
+        cfg = tiny_config(**trainer)
+        cfg.env.max_ticks = 100
+        return cfg
+
+    whole = train(config(), tmp_path / "whole", stream=open(os.devnull, "w"))
     assert whole["updates"] == 4 and not whole["interrupted"]
-    first = train(tiny_config(), tmp_path / "cut", stop_after=2, stream=open(os.devnull, "w"))
+    first = train(config(), tmp_path / "cut", stop_after=2, stream=open(os.devnull, "w"))
     assert first["interrupted"] and first["updates"] == 2
-    second = train(tiny_config(resume=True), tmp_path / "cut", stream=open(os.devnull, "w"))
+    second = train(config(resume=True), tmp_path / "cut", stream=open(os.devnull, "w"))
     assert second["updates"] == 4 and second["global_step"] == whole["global_step"]
     a, b = _weights(tmp_path / "whole"), _weights(tmp_path / "cut")
     for key in a["model"]:
@@ -514,6 +519,10 @@ def test_resume_gives_the_same_updates_as_an_uninterrupted_run(tmp_path):
 
     whole_rows, cut_rows = rows(tmp_path / "whole"), rows(tmp_path / "cut")
     assert len(cut_rows) == 4 and cut_rows == whole_rows
+    assert int(cut_rows[1]["charts/episodes"]) > 0 and cut_rows[2]["charts/win_rate/idle"] != ""
+    with open(tmp_path / "cut" / "metrics.csv", newline="") as f:
+        clock = [float(r["time"]) for r in csv.DictReader(f)]
+    assert clock == sorted(clock)   # the whole run's wall seconds, on across the resume
     league = json.loads((tmp_path / "cut" / "league.json").read_text())
     assert [e["name"] for e in league["entries"]][:2] == ["idle", "random"]
     assert sum(e["kind"] == "snapshot" for e in league["entries"]) == 5   # updates 0..4

@@ -178,8 +178,11 @@ def _train(cfg, plain: dict, run_dir: Path, ddp: distributed.Distributed, stop_a
     reporter = Reporter(run_dir, kinds, budget, tensorboard=T["tensorboard"], progress=T["progress"],
                         progress_every=T["progress_every"], resume_step=state.global_step if T["resume"] else None,
                         stream=stream, title=plain["name"], quiet=not ddp.main)
+    if state.windows is not None:
+        reporter.restore(state.windows)
     reporter.episodes = state.episodes
     state.start_clock()
+    reporter.started = state.started - state.elapsed   # the time column counts the whole run's wall seconds
     ranks = (f" on each of {ddp.world} ranks ({ddp.backend}, {sim_threads} simulator threads each)"
              if ddp.world > 1 else "")
     reporter.write(f"gota-arena {__version__} train: {plain['name']}: {lanes} lanes ({n_self} self-play), "
@@ -196,7 +199,7 @@ def _train(cfg, plain: dict, run_dir: Path, ddp: distributed.Distributed, stop_a
 
     def checkpoint(reason: str) -> None:
         """Every rank calls it; rank 0 writes and tells the plugins."""
-        path = state.save(run_dir, ddp, reason, reporter.episodes)
+        path = state.save(run_dir, ddp, reason, reporter.windows())
         if path is not None:
             plugins.notify("gota_checkpoint_saved", checkpoint=CheckpointSaved(
                 path=path, global_step=state.global_step, metrics=dict(reporter.last)))
@@ -228,7 +231,7 @@ def _train(cfg, plain: dict, run_dir: Path, ddp: distributed.Distributed, stop_a
         with _Interrupt() as stop:
             while state.update < num_updates:
                 state.mark()   # the state at the end of the last update, for a checkpoint if this rollout is dropped
-                saved_episodes = reporter.episodes
+                saved_windows = reporter.windows()   # what a dropped rollout must not leave in the report
                 if T["anneal_lr"]:
                     optimizer.param_groups[0]["lr"] = (1.0 - state.update / num_updates) * T["learning_rate"]
                 t0 = time.perf_counter()
@@ -238,7 +241,7 @@ def _train(cfg, plain: dict, run_dir: Path, ddp: distributed.Distributed, stop_a
                 rollout_returns.clear()
                 rollout.collect(finished, stop=lambda: stop.hit and ddp.world == 1)   # several ranks agree below
                 if ddp.any(stop.hit):
-                    reporter.episodes = saved_episodes
+                    reporter.restore(saved_windows)
                     interrupted = True
                     break
                 state.global_step += global_batch

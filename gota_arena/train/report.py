@@ -102,6 +102,22 @@ class Reporter:
         self.ticks.append(record["ticks"])
         self.episodes += 1
 
+    def windows(self) -> dict:
+        """The episode count and the rolling windows the charts are read from, as plain data:
+        a checkpoint keeps them, so a resumed run's curves go on where they were."""
+        return {"episodes": self.episodes, "returns": list(self.returns), "ticks": list(self.ticks),
+                "outcomes": {k: list(q) for k, q in self.outcomes.items()},
+                "glory": {k: list(q) for k, q in self.glory.items()}}
+
+    def restore(self, windows: dict) -> None:
+        """Take up what ``windows()`` gave (of this run, or of its checkpoint)."""
+        self.episodes = int(windows["episodes"])
+        self.returns = deque(windows["returns"], maxlen=WINDOW * 5)
+        self.ticks = deque(windows["ticks"], maxlen=WINDOW)
+        for name, into in (("outcomes", self.outcomes), ("glory", self.glory)):
+            for kind, values in windows[name].items():
+                into[kind] = deque(values, maxlen=WINDOW)
+
     def episode_return(self, value: float) -> None:
         self.returns.append(float(value))
 

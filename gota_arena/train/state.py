@@ -3,11 +3,12 @@
     state = TrainingState(policy, optimizer, league, plain)
     state.resume(run_dir, ddp)          # trainer.resume=true: the checkpoint's weights, optimizer, league, RNG, ...
     state.mark()                        # at the end of an update: the RNG and league states a checkpoint saves
-    path = state.save(run_dir, ddp, reason, episodes)   # every rank calls it; rank 0 writes
+    path = state.save(run_dir, ddp, reason, windows)    # every rank calls it; rank 0 writes
 
 The checkpoint (format ``gota-train/1``, train/checkpoint.py) holds the policy's
 weights and normalisation statistics, the optimizer, the update and step
-counters, the wall and CPU seconds and the episodes so far, the RNG states of
+counters, the wall and CPU seconds, the episodes so far and the report's rolling
+windows (train/report.py: the charts go on after a resume), the RNG states of
 Python, numpy and torch and the league's state (of every rank), the resolved
 config, the policy's adapter and options and the contract hash. With it go
 ``policy.safetensors`` and the league's table ``league.json``.
@@ -45,6 +46,7 @@ class TrainingState:
         self.policy, self.optimizer, self.league, self.plain = policy, optimizer, league, plain
         self.update = self.global_step = 0
         self.episodes = 0                        # finished episodes before this process
+        self.windows = None                      # the report's rolling windows at the checkpoint, if it has them
         self.elapsed = self.cpu = 0.0            # wall and CPU seconds (all threads) before this process
         self.start_clock()
         self.mark()
@@ -83,6 +85,7 @@ class TrainingState:
             self.update, self.global_step = int(ck["update"]), int(ck["global_step"])
             self.elapsed, self.episodes = float(ck["elapsed"]), int(ck["episodes"])
             self.cpu = float(ck.get("cpu", 0.0))
+            self.windows = ck.get("windows")     # checkpoints before they were kept have none
         except (GotaError, FileNotFoundError):
             raise
         except (KeyError, IndexError, TypeError, ValueError, AttributeError, RuntimeError, OverflowError) as error:
@@ -124,9 +127,10 @@ class TrainingState:
                                 "RNG states are in the checkpoint")
 
     # ---- save ----------------------------------------------------------------------------------
-    def save(self, run_dir: Path, ddp: Distributed, reason: str, episodes: int) -> Optional[str]:
+    def save(self, run_dir: Path, ddp: Distributed, reason: str, windows: dict) -> Optional[str]:
         """Every rank calls it (its marked RNG and league states go to rank 0); rank 0 writes
-        the checkpoint, the policy file and the league's table, and returns the checkpoint's path."""
+        the checkpoint, the policy file and the league's table, and returns the checkpoint's path.
+        ``windows``: the report's episode count and rolling windows (Reporter.windows)."""
         states = ddp.gather({"rng": self.rng, "league": self.league_state})
         if not ddp.main:
             return None
@@ -136,7 +140,8 @@ class TrainingState:
                    "config": json.dumps(self.plain), "adapter": policy.adapter,
                    "policy_config": json.dumps(policy.config),
                    "model": policy.state_dict(), "optimizer": self.optimizer.state_dict(),
-                   "update": self.update, "global_step": self.global_step, "episodes": episodes,
+                   "update": self.update, "global_step": self.global_step, "episodes": windows["episodes"],
+                   "windows": windows,
                    "elapsed": elapsed, "cpu": cpu, "rng": self.rng, "league": self.league_state, "reason": reason,
                    "world_size": ddp.world, "other_ranks": states[1:]}
         path = save_checkpoint(run_dir / CHECKPOINT, payload)
