@@ -43,8 +43,8 @@ def test_ppo_plays_in_a_pool_at_its_interval():
 
 
 def test_ppo_beats_idle_from_both_sides_on_the_leaderboard(tmp_path):
-    # seed 1001: ppo (trained before the side-bias fixes of docs/bots.md) times out as blue on about
-    # 1 seed in 10, before the fixes as after them (seeds 300-309); since them seed 1000 is such a seed
+    # seed 1001: an earlier ppo timed out as blue on about 1 seed in 10 (seed 1000 was one); a timeout
+    # here means a weaker player was bundled, which benchmarks/bench_beat_bots.py --policy ppo measures
     rows = Leaderboard(entrants=["ppo", "idle"], games_per_pairing=1, lanes=2, seed=1001).run(str(tmp_path),
                                                                                                quiet=True)
     assert {r["entrant"]: r["wins"] for r in rows} == {"ppo": 2, "idle": 0}

@@ -41,4 +41,4 @@ def gota_register_opponents(register):
 @hookimpl
 def gota_register_policies(register):
     if importlib.util.find_spec("torch") is not None:
-        register("ppo", trained_policy, "the bundled trained PPO policy: an mlp with its weights, to train further")
+        register("ppo", trained_policy, "the bundled trained PPO policy (an entity network) with its weights, to train further")
