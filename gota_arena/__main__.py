@@ -88,7 +88,7 @@ def plugins_command() -> int:
 
 SUBCOMMANDS = ("demo", "plugins", "replay", "leaderboard-merge", "-h", "--help", "--version")
 EPILOG = """training (any other arguments go to the Hydra app; docs/training.md):
-  python -m gota_arena +experiment=selfplay              self-play, half the lanes against idle (the main command)
+  python -m gota_arena +experiment=selfplay              self-play, 3 of 4 lanes against idle (the main command)
   python -m gota_arena +experiment=vs_bundled            against a pool of bundled bots
   python -m gota_arena +experiment=league                bots and snapshots of itself, PFSP
   python -m gota_arena +experiment=beat_bots             the recipe behind the bundled ppo: the six bots, from a selfplay policy

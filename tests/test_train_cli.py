@@ -39,9 +39,10 @@ def ok(result: subprocess.CompletedProcess) -> str:
 
 def test_selfplay_run_directory(tmp_path):
     run = tmp_path / "sp"
-    out = ok(gota("+experiment=selfplay", "trainer.total_steps=480", *TINY, f"hydra.run.dir={run}"))
-    assert "selfplay: 2 lanes (1 self-play), 15 agents" in out   # half the lanes self-play, half play idle
-    assert "done: selfplay: 480 agent-steps" in out and "learning curves" in out
+    four = [o if not o.startswith("env.lanes=") else "env.lanes=4" for o in TINY]   # a quarter self-play: 1 lane
+    out = ok(gota("+experiment=selfplay", "trainer.total_steps=800", *four, f"hydra.run.dir={run}"))
+    assert "selfplay: 4 lanes (1 self-play), 25 agents" in out   # a quarter of the lanes self-play, the rest idle
+    assert "done: selfplay: 800 agent-steps" in out and "learning curves" in out
     for name in ("checkpoints/last.pt", "policy.safetensors", "metrics.csv", "config.yaml", "eval.json",
                  "summary.json", "plots/learning_curves.png", ".hydra/config.yaml", ".hydra/overrides.yaml"):
         assert (run / name).is_file(), name
@@ -55,13 +56,13 @@ def test_selfplay_run_directory(tmp_path):
     assert (run / "plots/learning_curves.png").read_bytes()[:4] == b"\x89PNG"
 
     # continue the run: a larger budget, the same overrides
-    out = ok(gota("+experiment=selfplay", "trainer.total_steps=960", *TINY, f"hydra.run.dir={run}",
+    out = ok(gota("+experiment=selfplay", "trainer.total_steps=1600", *four, f"hydra.run.dir={run}",
                   "trainer.resume=true"))
-    assert "resumed at update 4, step 480" in out and "done: selfplay: 960 agent-steps" in out
+    assert "resumed at update 4, step 800" in out and "done: selfplay: 1,600 agent-steps" in out
     assert len((run / "metrics.csv").read_text().splitlines()) == 1 + 8
 
     # a new start in a run directory that holds a run is refused
-    result = gota("+experiment=selfplay", "trainer.total_steps=960", *TINY, f"hydra.run.dir={run}")
+    result = gota("+experiment=selfplay", "trainer.total_steps=1600", *four, f"hydra.run.dir={run}")
     assert result.returncode == 2 and "trainer.resume=true" in result.stderr
 
 
