@@ -8,6 +8,8 @@ scripts' source: no benchmark runs."""
 import argparse
 import ast
 import importlib.util
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -239,3 +241,13 @@ def test_curriculum_curves_count_each_stage_on_from_the_last(tmp_path, monkeypat
         (tmp_path / "empty").mkdir()
         (tmp_path / "empty" / "metrics.csv").write_text(header)
         bench.curriculum_figure([tmp_path / "empty"])
+
+
+def test_curriculum_curves_ask_for_write_and_for_run_folders(tmp_path):
+    script = str(BENCHMARKS / "bench_beat_bots.py")
+    (tmp_path / "empty").mkdir()
+    for extra, said in ((["--curves", str(tmp_path)], "give --write too"),
+                        (["--curves", str(tmp_path / "empty"), "--write"], "no metrics.csv there")):
+        result = subprocess.run([sys.executable, script, "--policy", "ppo", *extra], capture_output=True, text=True,
+                                timeout=120)
+        assert result.returncode == 2 and said in result.stderr, result.stderr
