@@ -180,7 +180,8 @@ def _train(cfg, plain: dict, run_dir: Path, ddp: distributed.Distributed, stop_a
                         stream=stream, title=plain["name"], quiet=not ddp.main)
     if state.windows is not None:
         reporter.restore(state.windows)
-    reporter.episodes = state.episodes
+    else:   # a fresh run, or a checkpoint from before the windows were kept
+        reporter.episodes = state.episodes
     state.start_clock()
     reporter.started = state.started - state.elapsed   # the time column counts the whole run's wall seconds
     ranks = (f" on each of {ddp.world} ranks ({ddp.backend}, {sim_threads} simulator threads each)"
