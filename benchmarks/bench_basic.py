@@ -20,8 +20,9 @@ original game's public players, fetched by the user; docs/basic.md,
 "Compatibility"): whether it compiles (else the compiler's first error), and its
 record in full matches against ``idle`` and ``base`` on seeds 1..N, the script
 on all five seats of red on odd seeds and of blue on even ones, with the script
-errors that stopped its seats. Printed; written to the ``## bench_basic_scripts``
-section of RESULTS.md only with ``--write``.
+errors that stopped its seats and the share of its commands the rules refused
+(over its seats and matches), with the most frequent reasons. Printed; written
+to the ``## bench_basic_scripts`` section of RESULTS.md only with ``--write``.
 """
 import argparse
 import datetime
@@ -29,6 +30,7 @@ import os
 import statistics
 import sys
 import time
+from collections import Counter
 from multiprocessing import Pool
 from pathlib import Path
 
@@ -114,7 +116,9 @@ def ladder(matches: int, procs: int):
 
 
 def play_script(job):
-    """One full match of a script file (all five seats of a team) against a C bot."""
+    """One full match of a script file (all five seats of a team) against a C bot: its
+    outcome, the seats' script errors, and their commands summed over the seats: issued,
+    refused, and a Counter of the refused ones by reason."""
     path, opponent, seed = job
     if path not in _PROGRAMS:
         _PROGRAMS[path] = compile_file(path)
@@ -124,9 +128,24 @@ def play_script(job):
         m.run()
         info = m.info
         seats = range(0, 5) if red_script else range(5, 10)
-        errors = [m.script_status(s).error for s in seats if m.script_status(s).disabled]
+        statuses = [m.script_status(s) for s in seats]
+    errors = [s.error for s in statuses if s.disabled]
+    reasons = Counter()
+    for s in statuses:
+        reasons.update(s.refused_by)
+    commands = (sum(s.commands for s in statuses), sum(s.refused for s in statuses), reasons)
     outcome = "timeout" if info.result != "win" else "win" if info.winner == team else "loss"
-    return path, opponent, seed, outcome, info.tick, errors
+    return path, opponent, seed, outcome, info.tick, errors, commands
+
+
+def refused_cell(issued: int, refused: int, reasons: Counter, top: int = 2) -> str:
+    """The refused share of a script's commands and its `top` most frequent reasons,
+    each as a share of all its commands: "12.3 % (ActionAbilityLocked 11.0 %)"."""
+    if not issued:
+        return "no commands"
+    most = sorted(reasons.items(), key=lambda r: (-r[1], r[0]))[:top]
+    detail = ", ".join(f"{name} {100 * n / issued:.1f} %" for name, n in most)
+    return f"{100 * refused / issued:.1f} %" + (f" ({detail})" if detail else "")
 
 
 def script_table(folder: Path, seeds: int, procs: int):
@@ -140,18 +159,23 @@ def script_table(folder: Path, seeds: int, procs: int):
         except BasicSyntaxError as e:
             failed[str(path)] = str(e).replace(str(folder) + os.sep, "")
     jobs = [(p, opponent, seed) for p in compiled for opponent in SCRIPT_OPPONENTS for seed in range(1, seeds + 1)]
-    results = {}
+    results, commands = {}, {}
     with Pool(procs) as pool:
-        for path, opponent, seed, outcome, ticks, errors in pool.imap_unordered(play_script, jobs):
+        for path, opponent, seed, outcome, ticks, errors, (issued, refused, reasons) in \
+                pool.imap_unordered(play_script, jobs):
             results.setdefault((path, opponent), []).append((seed, outcome, ticks, errors))
+            tally = commands.setdefault(path, [0, 0, Counter()])
+            tally[0] += issued
+            tally[1] += refused
+            tally[2].update(reasons)
     lines = ["| script | compiles | " + " | ".join(f"vs {o}: W-L-T (mean ticks)" for o in SCRIPT_OPPONENTS)
-             + " | seats stopped by script errors |",
-             "|---|---|" + "---|" * len(SCRIPT_OPPONENTS) + "---|"]
+             + " | seats stopped by script errors | commands refused |",
+             "|---|---|" + "---|" * len(SCRIPT_OPPONENTS) + "---|---|"]
     notes = []
     for path in files:
         name = str(path.relative_to(folder))
         if str(path) in failed:
-            lines.append(f"| {name} | no | " + " | ".join("-" for _ in SCRIPT_OPPONENTS) + " | - |")
+            lines.append(f"| {name} | no | " + " | ".join("-" for _ in SCRIPT_OPPONENTS) + " | - | - |")
             notes.append(f"- {name}: `{failed[str(path)]}`")
             continue
         cells, stopped, first_error = [], 0, None
@@ -166,7 +190,8 @@ def script_table(folder: Path, seeds: int, procs: int):
                 stopped += len(g[3])
                 if g[3] and first_error is None:
                     first_error = g[3][0].replace(str(folder) + os.sep, "")
-        lines.append(f"| {name} | yes | " + " | ".join(cells) + f" | {stopped} of {10 * seeds} |")
+        lines.append(f"| {name} | yes | " + " | ".join(cells) + f" | {stopped} of {10 * seeds} | "
+                     f"{refused_cell(*commands.get(str(path), (0, 0, Counter())))} |")
         if first_error:
             notes.append(f"- {name}: `{first_error}`")
     return "\n".join(lines), notes
@@ -191,7 +216,10 @@ def scripts_main(args) -> None:
             "--write` (DIR: the scripts' folder)",
             f"- every .bas file under DIR; full matches against {' and '.join(SCRIPT_OPPONENTS)}, seeds "
             f"1..{args.seeds}, the script on all five seats of red on odd seeds and of blue on even ones; W-L-T "
-            "from the script's side; the last column counts script seats stopped by a runtime error",
+            "from the script's side; \"seats stopped\" counts script seats stopped by a runtime error; "
+            "\"commands refused\": the share of the script's commands (every command and draftHero call of its "
+            "seats in all its matches) the rules refused, and the most frequent reasons (the lastActionError "
+            "constants of docs/basic.md) as shares of all its commands",
             "", text, "", *notes, ""])
         print(f"wrote the {SCRIPTS_SECTION} section of {RESULTS}")
 

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Mapping, Optional, Union
 
 from ._native import ffi, lib
-from .constants import SCRIPT_ERROR_NAMES, SEATS, Team, team_seats
+from .constants import SCRIPT_ACTION_ERROR_NAMES, SCRIPT_ERROR_NAMES, SEATS, Team, team_seats
 from .errors import ArgumentRangeError, ArgumentTypeError, ConfigRangeError, GotaError, check
 from .opponents import Opponent
 
@@ -178,7 +178,14 @@ def script_seats(scripts: Mapping) -> dict:
 
 @dataclass(frozen=True)
 class ScriptStatus:
-    """A script seat's state (gota_match_script_status)."""
+    """A script seat's state (gota_match_script_status), counted since the match's reset.
+
+    ``commands`` counts every command the script issued (walkTo, castPoint,
+    buyItem, ..., draftHero; the draft's included), ``refused`` those the rules
+    refused, and ``refused_by`` says why: {Action* constant name: count} of the
+    nonzero reasons, as ``lastActionError()`` named them ("ActionAbilityLocked":
+    a cast of an ability not learned; docs/basic.md, "Constants").
+    """
 
     active: bool             # a script plays the seat
     disabled: bool           # a runtime error stopped it: the seat idles for the rest of the match
@@ -190,6 +197,9 @@ class ScriptStatus:
     last_instructions: int   # of the latest decision
     last_work: int
     log_bytes: int           # bytes ever written to the private log
+    commands: int            # commands issued
+    refused: int             # of them refused
+    refused_by: dict         # {"ActionAbilityLocked": 12, ...}: the refused ones by reason, nonzero only
 
 
 def _script_seat(seat, what: str) -> int:
@@ -251,7 +261,9 @@ class ScriptControls:
                             ffi.string(out.error).decode("utf-8", "replace"),
                             ffi.string(out.program).decode("utf-8", "replace"), int(out.decisions),
                             int(out.instructions), int(out.last_instructions), int(out.last_work),
-                            int(out.log_bytes))
+                            int(out.log_bytes), int(out.commands), int(out.refused),
+                            {name: int(out.refused_by[code]) for code, name in SCRIPT_ACTION_ERROR_NAMES.items()
+                             if out.refused_by[code]})
 
     def script_log(self, seat: int) -> str:
         """The seat's private log: PRINT output and runtime errors (the newest 8 KiB)."""

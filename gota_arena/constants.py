@@ -73,6 +73,10 @@ def _script_error_name(code: int) -> str:
 
 # runtime error kinds of a BASIC script (GotaScriptStatus.error_code): code -> name, 0 "none"
 SCRIPT_ERROR_NAMES = {code: _script_error_name(code) for code in range(lib.GOTA_SCRIPT_ERRORS)}
+# answers to a script's commands (lastActionError, the Action* constants of docs/basic.md):
+# code -> name, 0 "NoActionError", 24 "ActionAbilityLocked", ...
+SCRIPT_ACTION_ERROR_NAMES = {code: ffi.string(lib.gota_script_action_error_name(code)).decode()
+                             for code in range(lib.GOTA_SCRIPT_ACTION_ERRORS)}
 
 
 def game_clock(tick: int) -> str:
@@ -86,5 +90,6 @@ __all__ = [
     "Verb", "ActionError",
     "TILE", "MAP_TILES", "TICKS_PER_SECOND", "MAX_BATTLE_TICKS", "MAX_UNITS", "STRUCTURE_KINDS",
     "SEATS", "SEATS_PER_TEAM", "team_seats", "Signal", "SIGNALS", "SIGNAL_FIELDS", "SCRIPT_ERROR_NAMES",
+    "SCRIPT_ACTION_ERROR_NAMES",
     "game_clock",
 ]

@@ -514,6 +514,14 @@ typedef struct GotaBasicProgram GotaBasicProgram;
  * as runtime error messages say it); NULL for another code. */
 const char *gota_script_error_name(int32_t code);
 
+/* The answers a script's command gets (lastActionError(), the Action*
+ * constants of docs/basic.md in the original's numbering): 0 accepted,
+ * 1..GOTA_SCRIPT_ACTION_ERRORS-1 the reasons a command was refused. */
+#define GOTA_SCRIPT_ACTION_ERRORS 36
+/* The constant's name of answer 0..GOTA_SCRIPT_ACTION_ERRORS-1 ("NoActionError",
+ * "ActionNotAlive", ..., as docs/basic.md spells it); NULL for another code. */
+const char *gota_script_action_error_name(int32_t code);
+
 typedef struct {
     int32_t instructions;     /* counted instructions (at most 20,000) */
     int32_t ops;              /* bytecode operations of any kind */
@@ -552,6 +560,12 @@ typedef struct {
     int64_t decisions;        /* decisions run (every tick, dead or alive, and the draft's) */
     int64_t instructions;     /* counted instructions run */
     int64_t log_bytes;        /* bytes ever written to the private log */
+    /* the commands it issued (every command and draftHero call, the draft's
+     * included) and those refused, by reason (refused_by[lastActionError code],
+     * gota_script_action_error_name; [0] stays 0). Since the reset; not match
+     * state: the state hash leaves them out. */
+    int64_t commands, refused;
+    int64_t refused_by[GOTA_SCRIPT_ACTION_ERRORS];
     char error[256];          /* "file:line:col: runtime error: ..." */
     char program[128];        /* the program's name */
 } GotaScriptStatus;

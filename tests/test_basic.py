@@ -76,6 +76,22 @@ def test_runtime_error_disables_only_that_seat():
         assert m.info.tick == 240
 
 
+def test_status_counts_the_commands_and_why_they_were_refused():
+    caster = compile("ok = castPoint(1, selfX + 3, selfY)\n", name="caster.bas")   # W is never learned
+    walker = compile("ok = walkTo(58, 58)\n", name="walker.bas")
+    with Match(seed=8, scripts={1: caster, 6: walker}) as m:
+        m.step(30)
+        cast, walk = m.script_status(1), m.script_status(6)
+        assert (cast.commands, cast.refused, cast.refused_by) == (30, 30, {"ActionAbilityLocked": 30})
+        assert (walk.commands, walk.refused, walk.refused_by) == (30, 0, {})
+        assert m.script_status(0).refused_by == {}   # no script: nothing counted
+        m.reset()   # the counters start afresh with the match
+        assert m.script_status(1).commands == 0
+        m.step(5)
+        cast = m.script_status(1)
+        assert (cast.commands, cast.refused, cast.refused_by) == (5, 5, {"ActionAbilityLocked": 5})
+
+
 def test_print_goes_to_the_private_log():
     prog = compile('if drafting then end\nn = n + 1\nif n <= 2 then print "tick "; worldTick; " hp "; selfHp > 0\n')
     with Match(seed=1, max_ticks=10, scripts={2: prog}) as m:

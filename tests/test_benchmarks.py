@@ -251,3 +251,15 @@ def test_curriculum_curves_ask_for_write_and_for_run_folders(tmp_path):
         result = subprocess.run([sys.executable, script, "--policy", "ppo", *extra], capture_output=True, text=True,
                                 timeout=120)
         assert result.returncode == 2 and said in result.stderr, result.stderr
+
+
+def test_script_table_cell_gives_the_refused_share_and_the_top_reasons(monkeypatch):
+    monkeypatch.syspath_prepend(str(BENCHMARKS))
+    spec = importlib.util.spec_from_file_location("bench_basic", BENCHMARKS / "bench_basic.py")
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    reasons = bench.Counter({"ActionOutOfRange": 3, "ActionAbilityLocked": 110, "ActionCooldown": 10})
+    assert bench.refused_cell(1000, 123, reasons) == "12.3 % (ActionAbilityLocked 11.0 %, ActionCooldown 1.0 %)"
+    assert bench.refused_cell(1000, 123, reasons, top=1) == "12.3 % (ActionAbilityLocked 11.0 %)"
+    assert bench.refused_cell(40, 0, bench.Counter()) == "0.0 %"
+    assert bench.refused_cell(0, 0, bench.Counter()) == "no commands"

@@ -216,6 +216,9 @@ typedef struct BasicVM {
     int64_t instructions_total;
     int32_t last_action_error;         /* the script's lastActionError(), original numbering */
     int32_t attacks_landed;            /* selfAttacksLanded (host bookkeeping) */
+    /* commands issued and refused, by lastActionError code (status only: not hashed) */
+    int64_t commands, refused;
+    int64_t refused_by[GOTA_SCRIPT_ACTION_ERRORS];
     /* the private log: a ring of the newest BASIC_LOG_BYTES bytes */
     char *log;                         /* allocated on the first write */
     int64_t log_total;                 /* bytes ever written */

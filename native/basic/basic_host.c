@@ -89,8 +89,27 @@ enum {
     AE_INSUFFICIENT_MANA, AE_SPELL_LIMIT, AE_CHANNELING, AE_STUNNED, AE_ROOTED, AE_OUTSIDE_KEEP,
     AE_ABILITY_LOCKED, AE_NO_ABILITY_POINTS, AE_ABILITY_MAX_LEVEL, AE_HERO_LEVEL_REQUIRED, AE_NOT_DEAD,
     AE_MATCH_ENDED, AE_DRAFTING, AE_NOT_DRAFTING, AE_NOT_DRAFT_TURN, AE_UNKNOWN_HERO, AE_HERO_TAKEN,
-    AE_SILENCED
+    AE_SILENCED, AE_COUNT
 };
+_Static_assert(AE_COUNT == GOTA_SCRIPT_ACTION_ERRORS, "gota.h's GOTA_SCRIPT_ACTION_ERRORS counts the AE_* codes");
+
+/* The Action* constants as docs/basic.md spells them, by code (the host table
+ * below holds them lower-cased, as the compiler looks names up) */
+static const char *const ACTION_ERROR_NAME[AE_COUNT] = {
+    "NoActionError", "ActionNotAlive", "ActionInvalidSlot", "ActionUnknownItem", "ActionInsufficientGold",
+    "ActionAlreadyEquipped", "ActionStackFull", "ActionInventoryFull", "ActionEmptySlot", "ActionNotConsumable",
+    "ActionFullHealth", "ActionFullMana", "ActionTargetUnavailable", "ActionOutOfRange", "ActionNoRoute",
+    "ActionInvalidPoint", "ActionCooldown", "ActionNoCharges", "ActionInsufficientMana", "ActionSpellLimit",
+    "ActionChanneling", "ActionStunned", "ActionRooted", "ActionOutsideKeep", "ActionAbilityLocked",
+    "ActionNoAbilityPoints", "ActionAbilityMaxLevel", "ActionHeroLevelRequired", "ActionNotDead",
+    "ActionMatchEnded", "ActionDrafting", "ActionNotDrafting", "ActionNotDraftTurn", "ActionUnknownHero",
+    "ActionHeroTaken", "ActionSilenced",
+};
+
+const char *gota_script_action_error_name(int32_t code)
+{
+    return code >= 0 && code < AE_COUNT ? ACTION_ERROR_NAME[code] : NULL;
+}
 
 #define C(n, v) {n, BASIC_SYM_CONST, 0, 0, v}
 #define D(n, id) {n, BASIC_SYM_DATA, 0, id, 0}
@@ -570,43 +589,39 @@ static int32_t map_error(int verb, int code, const GotaMatch *m, int seat, int32
 
 static const BasicHostOps GOTA_OPS;
 
+/* A command's answer: lastActionError(), and the seat's command counters (status
+ * only, so they stay out of the state hash). 1 when accepted. */
+static int answer(BasicVM *vm, int32_t error)
+{
+    vm->last_action_error = error;
+    vm->commands++;
+    if (error != AE_NONE) {
+        vm->refused++;
+        vm->refused_by[error]++;
+    }
+    return error == AE_NONE;
+}
+
 static BasicValue command(HostCtx *c, BasicVM *vm, int verb, int32_t target, int32_t x, int32_t z, int32_t slot,
                           int32_t item)
 {
     basic_vm_sample_all(vm, &GOTA_OPS, c);   /* the decision's values stay those of its start */
-    if (c->drafting) {
-        vm->last_action_error = AE_DRAFTING;
-        return I(0);
-    }
+    if (c->drafting) return I(answer(vm, AE_DRAFTING));
     GotaCommand cmd = {verb, target, x, z, slot, item};
     int code = match_command(c->m, c->seat, &cmd);
-    vm->last_action_error = map_error(verb, code, c->m, c->seat, slot, x, z);
-    return I(code == GOTA_ACT_OK);
+    return I(answer(vm, map_error(verb, code, c->m, c->seat, slot, x, z)));
 }
 
 static int draft_hero(HostCtx *c, BasicVM *vm, int32_t cls)
 {
-    if (!c->drafting) {
-        vm->last_action_error = AE_NOT_DRAFTING;
-        return 0;
-    }
-    if (c->pick >= 0) {   /* one pick per turn */
-        vm->last_action_error = AE_NOT_DRAFT_TURN;
-        return 0;
-    }
-    if (cls < 0 || cls >= HERO_CLASSES) {
-        vm->last_action_error = AE_UNKNOWN_HERO;
-        return 0;
-    }
+    if (!c->drafting) return answer(vm, AE_NOT_DRAFTING);
+    if (c->pick >= 0) return answer(vm, AE_NOT_DRAFT_TURN);   /* one pick per turn */
+    if (cls < 0 || cls >= HERO_CLASSES) return answer(vm, AE_UNKNOWN_HERO);
     const int *picked = c->m->script_view->draft_cls;
     for (int s = 0; s < SEATS; s++)
-        if (picked[s] == cls) {
-            vm->last_action_error = AE_HERO_TAKEN;
-            return 0;
-        }
+        if (picked[s] == cls) return answer(vm, AE_HERO_TAKEN);
     c->pick = cls;
-    vm->last_action_error = AE_NONE;
-    return 1;
+    return answer(vm, AE_NONE);
 }
 
 /* ---- the sampled values ------------------------------------------------------------ */
@@ -1221,6 +1236,9 @@ int gota_match_script_status(const GotaMatch *m, int32_t seat, GotaScriptStatus 
     out->decisions = vm->decisions;
     out->instructions = vm->instructions_total;
     out->log_bytes = vm->log_total;
+    out->commands = vm->commands;
+    out->refused = vm->refused;
+    memcpy(out->refused_by, vm->refused_by, sizeof out->refused_by);
     snprintf(out->error, sizeof out->error, "%.255s", vm->error);
     snprintf(out->program, sizeof out->program, "%.127s", vm->prog->name);
     return GOTA_OK;

@@ -198,6 +198,8 @@ void basic_vm_reset(BasicVM *vm)
     vm->instructions_total = 0;
     vm->last_action_error = 0;
     vm->attacks_landed = 0;
+    vm->commands = vm->refused = 0;
+    memset(vm->refused_by, 0, sizeof vm->refused_by);
     vm->log_total = 0;
     vm->fail_text[0] = 0;
 }

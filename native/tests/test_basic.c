@@ -1,6 +1,7 @@
 /* test_basic.c -- GotA BASIC: the language (numbers, statements, persistence),
  * the compiler's diagnostics, the limits, hostile inputs, every host function
  * against the simulator's state, script seats in matches and batches. */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include "check.h"
@@ -1167,6 +1168,81 @@ static void test_host_commands(void)
     gota_match_free(m);
 }
 
+/* Each Action* name, lower-cased, is the host constant of its code. */
+static void test_action_error_names(void)
+{
+    CHECK(strcmp(gota_script_action_error_name(0), "NoActionError") == 0);
+    CHECK(strcmp(gota_script_action_error_name(24), "ActionAbilityLocked") == 0);
+    CHECK(gota_script_action_error_name(-1) == NULL);
+    CHECK(gota_script_action_error_name(GOTA_SCRIPT_ACTION_ERRORS) == NULL);
+    for (int32_t code = 0; code < GOTA_SCRIPT_ACTION_ERRORS; code++) {
+        char lower[64];
+        const char *name = gota_script_action_error_name(code);
+        size_t n = strlen(name);
+        CHECK(n < sizeof lower);
+        for (size_t i = 0; i <= n; i++) lower[i] = (char)tolower((unsigned char)name[i]);
+        int found = 0;
+        for (int32_t k = 0; k < GOTA_BASIC_HOST.n; k++) {
+            const BasicHostSym *h = &GOTA_BASIC_HOST.sym[k];
+            if (h->kind == BASIC_SYM_CONST && strcmp(h->name, lower) == 0 && h->value == code) found = 1;
+        }
+        if (!found) fprintf(stderr, "no host constant %s = %d\n", lower, code);
+        CHECK(found);
+    }
+}
+
+/* The status counts every command a script issues and why the rules refused it. */
+static void test_command_counters(void)
+{
+    /* W is never learned, so every cast is refused; the walker's orders are all accepted;
+     * the drafter asks for a hero that does not exist at each of its 20 draft decisions */
+    static const char *const src[] = {
+        "ok = castPoint(1, selfX + 3, selfY)\n",
+        "ok = walkTo(58, 58)\n",
+        "if drafting then\n  ok = draftHero(-1)\nelse\n  ok = walkTo(58, 58)\nend if\n",
+    };
+    const int seat[] = {1, 6, 3};
+    GotaConfig cfg;
+    gota_config_default(&cfg);
+    int err = 0;
+    GotaMatch *m = gota_match_new(&cfg, &err);
+    CHECK(m != NULL);
+    for (int k = 0; k < 3; k++) {
+        GotaBasicProgram *p = compile_ok(src[k]);
+        CHECK_EQ(gota_match_set_script(m, seat[k], p), GOTA_OK);
+        gota_basic_free(p);
+    }
+    for (int round = 0; round < 2; round++) {   /* the counters start afresh at each reset */
+        CHECK_EQ(gota_match_reset(m, 8), GOTA_OK);
+        GotaScriptStatus cast, walk, draft;
+        gota_match_script_status(m, seat[0], &cast);
+        gota_match_script_status(m, seat[2], &draft);
+        CHECK_EQ(cast.commands, 0);
+        CHECK_EQ(draft.commands, 20);
+        CHECK_EQ(draft.refused, 20);
+        CHECK_EQ(draft.refused_by[33], 20);          /* ActionUnknownHero */
+        int32_t ran;
+        int32_t ticks = round == 0 ? 30 : 5;
+        CHECK_EQ(gota_match_step(m, ticks, &ran), GOTA_OK);
+        CHECK_EQ(gota_match_script_status(m, seat[0], &cast), GOTA_OK);
+        CHECK_EQ(gota_match_script_status(m, seat[1], &walk), GOTA_OK);
+        CHECK_EQ(gota_match_script_status(m, seat[2], &draft), GOTA_OK);
+        CHECK_EQ(cast.disabled, 0);
+        CHECK_EQ(cast.commands, ticks);
+        CHECK_EQ(cast.refused, ticks);
+        CHECK_EQ(cast.refused_by[24], ticks);        /* ActionAbilityLocked */
+        CHECK_EQ(cast.refused_by[0], 0);
+        CHECK_EQ(walk.commands, ticks);
+        CHECK_EQ(walk.refused, 0);
+        CHECK_EQ(draft.commands, 20 + ticks);
+        CHECK_EQ(draft.refused, 20);
+        int64_t by_reason = 0;
+        for (int r = 0; r < GOTA_SCRIPT_ACTION_ERRORS; r++) by_reason += cast.refused_by[r] + walk.refused_by[r];
+        CHECK_EQ(by_reason, ticks);
+    }
+    gota_match_free(m);
+}
+
 static void test_host_errors_disable_the_seat(void)
 {
     /* a fractional id is a BASIC error: the seat idles, the match goes on */
@@ -1681,6 +1757,8 @@ int main(void)
     test_host_more();
     test_public_idioms();
     test_host_commands();
+    test_action_error_names();
+    test_command_counters();
     test_host_errors_disable_the_seat();
     test_draft_and_determinism();
     test_batch_scripts();
