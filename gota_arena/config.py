@@ -106,6 +106,7 @@ class TrainerConfig:
     torch_threads: int = 1               # torch threads while acting (small batches)
     learn_threads: int = 0               # torch threads while learning, 0 = one per core (a rank's share)
     checkpoint_every: int = 250          # updates; a checkpoint also starts fresh matches (docs/training.md)
+    keep_policies: bool = True           # keep each checkpoint's policy too (checkpoints/policy_<agent-steps>.safetensors)
     resume: bool = False                 # continue the run in hydra.run.dir from its checkpoint
     init_from: Optional[str] = None      # start from the weights of a saved policy (.safetensors), new optimizer
     progress: bool = True                # the live progress line

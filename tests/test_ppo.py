@@ -526,6 +526,21 @@ def test_resume_gives_the_same_updates_as_an_uninterrupted_run(tmp_path):
     league = json.loads((tmp_path / "cut" / "league.json").read_text())
     assert [e["name"] for e in league["entries"]][:2] == ["idle", "random"]
     assert sum(e["kind"] == "snapshot" for e in league["entries"]) == 5   # updates 0..4
+    kept = sorted((tmp_path / "cut" / "checkpoints").glob("policy_*.safetensors"))   # one per checkpoint
+    assert [p.name for p in kept] == ["policy_000000000480.safetensors", "policy_000000000960.safetensors"]
+    assert _tensors(kept[-1]) == _tensors(tmp_path / "cut" / "policy.safetensors")
+    assert _tensors(kept[0]) != _tensors(kept[-1])
+
+
+def _tensors(path) -> dict:
+    from safetensors.torch import load_file
+    return {k: v.tolist() for k, v in load_file(str(path)).items()}
+
+
+def test_keep_policies_false_keeps_only_the_newest_policy(tmp_path):
+    train(tiny_config(keep_policies=False), tmp_path / "run", stream=open(os.devnull, "w"))
+    assert (tmp_path / "run" / "policy.safetensors").is_file()
+    assert not list((tmp_path / "run" / "checkpoints").glob("policy_*"))
 
 
 def test_resume_matches_when_snapshots_are_first_drawn_after_it(tmp_path):

@@ -11,7 +11,9 @@ counters, the wall and CPU seconds, the episodes so far and the report's rolling
 windows (train/report.py: the charts go on after a resume), the RNG states of
 Python, numpy and torch and the league's state (of every rank), the resolved
 config, the policy's adapter and options and the contract hash. With it go
-``policy.safetensors`` and the league's table ``league.json``.
+``policy.safetensors`` and the league's table ``league.json``; with
+``trainer.keep_policies`` each checkpoint's policy also stays, as
+``checkpoints/policy_<agent-steps>.safetensors``.
 """
 from __future__ import annotations
 
@@ -32,11 +34,18 @@ from .distributed import Distributed
 
 CHECKPOINT = Path("checkpoints") / "last.pt"
 POLICY = "policy.safetensors"
+
+
+def kept_policy(run_dir: Path, global_step: int) -> Path:
+    """Where trainer.keep_policies keeps the policy of the checkpoint at ``global_step``
+    (zero-padded, so the files sort by agent-steps)."""
+    return run_dir / CHECKPOINT.parent / f"policy_{global_step:012d}.safetensors"
+
 # config keys that may change when a run is resumed (budget, logging, evaluation, thread counts: a
 # resumed run on a busier machine may take fewer threads; float sums then differ in the last bits)
 RESUMABLE = ("trainer.total_steps", "trainer.resume", "trainer.progress", "trainer.progress_every",
-             "trainer.tensorboard", "trainer.plots", "trainer.backend", "trainer.torch_threads",
-             "trainer.learn_threads", "env.threads", "eval")
+             "trainer.tensorboard", "trainer.plots", "trainer.keep_policies", "trainer.backend",
+             "trainer.torch_threads", "trainer.learn_threads", "env.threads", "eval")
 
 
 class TrainingState:
@@ -145,7 +154,10 @@ class TrainingState:
                    "elapsed": elapsed, "cpu": cpu, "rng": self.rng, "league": self.league_state, "reason": reason,
                    "world_size": ddp.world, "other_ranks": states[1:]}
         path = save_checkpoint(run_dir / CHECKPOINT, payload)
-        save_policy(policy, str(run_dir / POLICY), extra={"update": self.update, "global_step": self.global_step})
+        extra = {"update": self.update, "global_step": self.global_step}
+        save_policy(policy, str(run_dir / POLICY), extra=extra)
+        if self.plain["trainer"]["keep_policies"]:
+            save_policy(policy, str(kept_policy(run_dir, self.global_step)), extra=extra)
         if self.league is not None:
             self.league.save_table(run_dir / "league.json")
         return path
@@ -162,4 +174,4 @@ def _diff(a, b, prefix="") -> list:
     return out
 
 
-__all__ = ["TrainingState", "CHECKPOINT", "POLICY", "RESUMABLE"]
+__all__ = ["TrainingState", "CHECKPOINT", "POLICY", "RESUMABLE", "kept_policy"]
