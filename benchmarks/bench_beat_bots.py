@@ -14,6 +14,10 @@ A curriculum's stages are separate runs (each starts from the one before with
 ``trainer.init_from``); ``--curves`` puts their metrics.csv on one agent-steps axis,
 in the order given, with a line where each stage starts.
 
+A run keeps each checkpoint's policy (trainer.keep_policies); to pick one, play them
+on other seeds (``--policy RUN/checkpoints/policy_<steps>.safetensors --first-seed
+6000000``), and measure only the one picked on the evaluation seeds.
+
 Target (``+experiment=beat_bots``): >= 90 % wins against each bot (a timeout is
 not a win), on >= 40 games a bot, half from each side. Evaluation seeds start at
 5,000,000; a training run with trainer.seed=1 plays seeds below 200,000.
@@ -42,11 +46,11 @@ TARGET = 0.9
 EVAL_SEED = 5_000_000
 
 
-def play(entrant, games_per_side: int, lanes: int) -> tuple:
+def play(entrant, games_per_side: int, lanes: int, first_seed: int = EVAL_SEED) -> tuple:
     """(per-bot rows, seconds): the entrant against every bot, ``games_per_side`` seeds from each side."""
     with tempfile.TemporaryDirectory() as out:
         start = time.perf_counter()
-        Leaderboard(entrants=[entrant, *BOTS], against=BOTS, games_per_pairing=games_per_side, seed=EVAL_SEED,
+        Leaderboard(entrants=[entrant, *BOTS], against=BOTS, games_per_pairing=games_per_side, seed=first_seed,
                     lanes=lanes).run(out, quiet=True)
         seconds = time.perf_counter() - start
         games = [json.loads(line) for line in Path(out, "games.jsonl").read_text().splitlines()]
@@ -98,12 +102,20 @@ def main() -> int:
     ap.add_argument("--policy", help="a registered opponent name (e.g. ppo) or a policy file, instead of a run")
     ap.add_argument("--games-per-side", type=int, default=20, help="seeds per bot, each played from both sides")
     ap.add_argument("--lanes", type=int, default=24)
+    ap.add_argument("--first-seed", type=int, default=EVAL_SEED,
+                    help=f"seeds to play from (default {EVAL_SEED:,}, the evaluation's); other seeds, such as "
+                         "6,000,000, pick among a run's kept policies without looking at the evaluation seeds")
     ap.add_argument("--curves", nargs="+", metavar="RUN",
                     help="with --write: also draw beat_bots_curves.png from these runs (a curriculum's stages, in order)")
     add_write_option(ap)
     args = ap.parse_args()
     if bool(args.run) == bool(args.policy):
         ap.error("give a run folder or --policy, one of them")
+    if args.write and args.first_seed != EVAL_SEED:
+        ap.error(f"--write records the evaluation, on seeds from {EVAL_SEED:,}: leave out --first-seed")
+    if args.first_seed < 1_000_000:
+        ap.error(f"--first-seed {args.first_seed}: the recipe's runs (trainer.seed 1 to 5) played seeds "
+                 "below 1,000,000; choose one above")
     if args.curves and not args.write:
         ap.error("--curves draws a file of the repository: give --write too")
     for run in args.curves or []:
@@ -116,13 +128,13 @@ def main() -> int:
     else:
         entrant = args.policy
     load0 = os.getloadavg()[0]
-    rows, seconds = play(entrant, args.games_per_side, args.lanes)
+    rows, seconds = play(entrant, args.games_per_side, args.lanes, args.first_seed)
     load1 = os.getloadavg()[0]
     lines = table(rows)
     met = all(r["win_rate"] >= TARGET for r in rows)
     lines += ["", f"- target: >= {TARGET:.0%} against each bot: **{'met' if met else 'NOT met'}**",
               f"- evaluation: {seconds / 60:.1f} min wall, {2 * args.games_per_side} games a bot from seed "
-              f"{EVAL_SEED:,}, greedy, at the policy's own settings"]
+              f"{args.first_seed:,}, greedy, at the policy's own settings"]
     summary = Path(args.run or "", "summary.json")
     if args.run and summary.is_file():
         s = json.loads(summary.read_text())

@@ -243,11 +243,13 @@ def test_curriculum_curves_count_each_stage_on_from_the_last(tmp_path, monkeypat
         bench.curriculum_figure([tmp_path / "empty"])
 
 
-def test_curriculum_curves_ask_for_write_and_for_run_folders(tmp_path):
+def test_bench_beat_bots_refuses_what_would_write_or_play_the_wrong_thing(tmp_path):
     script = str(BENCHMARKS / "bench_beat_bots.py")
     (tmp_path / "empty").mkdir()
     for extra, said in ((["--curves", str(tmp_path)], "give --write too"),
-                        (["--curves", str(tmp_path / "empty"), "--write"], "no metrics.csv there")):
+                        (["--curves", str(tmp_path / "empty"), "--write"], "no metrics.csv there"),
+                        (["--first-seed", "6000000", "--write"], "leave out --first-seed"),
+                        (["--first-seed", "500"], "choose one above")):
         result = subprocess.run([sys.executable, script, "--policy", "ppo", *extra], capture_output=True, text=True,
                                 timeout=120)
         assert result.returncode == 2 and said in result.stderr, result.stderr
