@@ -93,6 +93,7 @@ EPILOG = """training (any other arguments go to the Hydra app; docs/training.md)
   python -m gota_arena +experiment=league                bots and snapshots of itself, PFSP
   python -m gota_arena +experiment=beat_bots             the recipe behind the bundled ppo: the six bots, from a selfplay policy
   python -m gota_arena +experiment=beat_bots_pfsp        its later stages: the bots it loses to most, from the bundled ppo
+  python -m gota_arena +experiment=beat_bots_sharpen     its last stage: beat_bots_pfsp, a longer horizon, less entropy
   python -m gota_arena +experiment=leaderboard           rank the bundled bots and ppo (docs/leaderboard.md)
   python -m gota_arena +experiment=selfplay trainer.total_steps=20_000_000 trainer.device=cuda
   python -m gota_arena +experiment=selfplay --cfg job    print the composed config

@@ -88,6 +88,12 @@ def test_beat_bots_pfsp_experiment_continues_the_bundled_ppo():
     assert "rule: pfsp" in out and "pfsp_floor: 0.1" in out and "init_from: ppo" in out
 
 
+def test_beat_bots_sharpen_experiment_is_beat_bots_pfsp_with_a_longer_horizon():
+    out = ok(gota("+experiment=beat_bots_sharpen", "--cfg", "job"))
+    assert "name: beat_bots_sharpen" in out and "rule: pfsp" in out and "init_from: ppo" in out
+    assert "gamma: 0.995" in out and "ent_coef: 0.003" in out and "total_steps: 20000000" in out
+
+
 def test_ctrl_c_saves_a_checkpoint_and_exits_cleanly(tmp_path):
     run = tmp_path / "int"
     proc = subprocess.Popen([sys.executable, "-m", "gota_arena", "+experiment=selfplay", "trainer.total_steps=10000000",
@@ -113,7 +119,9 @@ def test_ctrl_c_saves_a_checkpoint_and_exits_cleanly(tmp_path):
     from gota_arena.train.checkpoint import load_checkpoint
     ck = load_checkpoint(run / "checkpoints" / "last.pt")
     assert ck["reason"] == "interrupted" and ck["update"] >= 1
-    assert not [p for p in (run / "checkpoints").iterdir() if p.name != "last.pt"]
+    # no half-written leftovers: the checkpoint and the kept policy of the update it saved, nothing else
+    kept = f"policy_{ck['global_step']:012d}.safetensors"
+    assert sorted(p.name for p in (run / "checkpoints").iterdir()) == ["last.pt", kept]
 
 
 @pytest.mark.parametrize("override,message", [
