@@ -185,11 +185,13 @@ if what == "checkpoint":   # torch.save writes checkpoints/last.pt's temporary
         f.flush()
         hang_halfway()
     torch.save = save
-else:   # safetensors writes policy.safetensors's temporary
+else:   # safetensors writes policy.safetensors's temporary (the kept policies are in checkpoints/)
     real = safetensors.torch.save_file
     def save_file(tensors, path, metadata=None):
-        calls[0] += 1
         real(tensors, path, metadata=metadata)
+        if os.path.dirname(os.path.abspath(path)) != os.path.abspath(run):
+            return
+        calls[0] += 1
         if calls[0] >= at:
             with open(path, "r+b") as f:
                 f.truncate(os.path.getsize(path) // 2)
@@ -243,7 +245,8 @@ def test_a_run_killed_while_writing_a_checkpoint_resumes_losing_only_that_interv
     summary = train(tiny_config(updates=4, resume=True), run, stream=quiet())
     assert summary["updates"] == 4 and summary["global_step"] == 4 * AGENTS * STEPS
     assert load_checkpoint(ckpt)["update"] == 4
-    assert sorted(os.listdir(ckpt.parent)) == ["last.pt"], "the killed write's temporary is gone"
+    kept = [f"policy_{update * AGENTS * STEPS:012d}.safetensors" for update in (1, 2, 3, 4)]
+    assert sorted(os.listdir(ckpt.parent)) == ["last.pt", *kept], "the killed write's temporary is gone"
     assert _metric_updates(run) == [1, 2, 3, 4], "update 3 is played again, and logged once"
     assert _saved_update(run / "policy.safetensors") == 4
 
@@ -255,6 +258,7 @@ def test_a_run_killed_while_writing_its_policy_file_resumes_with_a_matching_one(
     summary = train(tiny_config(updates=4, resume=True), run, stream=quiet())
     assert summary["updates"] == 4 and not summary["interrupted"]
     assert _saved_update(run / "policy.safetensors") == 4, "the policy file follows the checkpoint again"
+    assert _saved_update(run / "checkpoints" / f"policy_{4 * AGENTS * STEPS:012d}.safetensors") == 4
     policy = load_policy(str(run / "policy.safetensors"))
     for key, value in ckpt["model"].items():
         assert torch.equal(policy.state_dict()[key], value), key

@@ -102,11 +102,11 @@ class TrainingState:
                                   f"{type(error).__name__}: {error}; {restart_hint(path)}") from None
         if ddp.main:
             # a run killed in a write leaves its temporary behind, and one killed between its
-            # checkpoint and its policy file an older policy.safetensors: both are put right now
+            # checkpoint and its policy files an older policy.safetensors (and no kept policy of
+            # the checkpoint's update): both are put right now
             for folder in (run_dir, path.parent, run_dir / "league"):
                 remove_leftovers(folder)
-            save_policy(self.policy, str(run_dir / POLICY), extra={"update": self.update,
-                                                                  "global_step": self.global_step})
+            self._save_policies(run_dir)
 
     def _check(self, ck: dict, path: Path, run_dir: Path, world: int) -> None:
         policy = self.policy
@@ -154,13 +154,17 @@ class TrainingState:
                    "elapsed": elapsed, "cpu": cpu, "rng": self.rng, "league": self.league_state, "reason": reason,
                    "world_size": ddp.world, "other_ranks": states[1:]}
         path = save_checkpoint(run_dir / CHECKPOINT, payload)
-        extra = {"update": self.update, "global_step": self.global_step}
-        save_policy(policy, str(run_dir / POLICY), extra=extra)
-        if self.plain["trainer"]["keep_policies"]:
-            save_policy(policy, str(kept_policy(run_dir, self.global_step)), extra=extra)
+        self._save_policies(run_dir)
         if self.league is not None:
             self.league.save_table(run_dir / "league.json")
         return path
+
+    def _save_policies(self, run_dir: Path) -> None:
+        """policy.safetensors, and with trainer.keep_policies the kept copy of this update's."""
+        extra = {"update": self.update, "global_step": self.global_step}
+        save_policy(self.policy, str(run_dir / POLICY), extra=extra)
+        if self.plain["trainer"]["keep_policies"]:
+            save_policy(self.policy, str(kept_policy(run_dir, self.global_step)), extra=extra)
 
 
 def _diff(a, b, prefix="") -> list:
