@@ -78,7 +78,7 @@ enum {   /* the public GOTA_SCRIPT_ERR_* (gota.h), named for the VM */
 enum { BASIC_SYM_CONST = 1, BASIC_SYM_DATA, BASIC_SYM_FUNC };
 
 typedef struct {
-    const char *name;   /* lower case */
+    const char *name;   /* any case: the compiler declares it lower-cased, as it reads names */
     int8_t kind;        /* BASIC_SYM_* */
     int8_t argc;        /* functions */
     int16_t id;         /* data: index into BasicVM.data; functions: host function id */

@@ -1366,7 +1366,12 @@ static void declare_host(Compiler *c)
 {
     for (int32_t k = 0; k < c->host->n; k++) {
         const BasicHostSym *h = &c->host->sym[k];
-        Sym *s = sym_add(c, h->name, h->kind == BASIC_SYM_CONST ? S_CONST : h->kind == BASIC_SYM_DATA ? S_DATA : S_FUNC);
+        char name[BASIC_MAX_IDENT + 1];   /* as the lexer reads names: lower case */
+        size_t n = 0;
+        for (; h->name[n] && n < BASIC_MAX_IDENT; n++)
+            name[n] = (char)(h->name[n] >= 'A' && h->name[n] <= 'Z' ? h->name[n] + 32 : h->name[n]);
+        name[n] = 0;
+        Sym *s = sym_add(c, name, h->kind == BASIC_SYM_CONST ? S_CONST : h->kind == BASIC_SYM_DATA ? S_DATA : S_FUNC);
         s->argc = h->argc;
         s->index = h->id;
         s->value = h->value;

@@ -81,29 +81,58 @@ enum {
     F_COUNT
 };
 
-/* the original's action error numbering (lastActionError and the Action* constants) */
+/* the original's action error numbering (lastActionError and the Action* constants), in
+ * order: the enum, the host constants and gota_script_action_error_name all come from it */
+#define ACTION_ERRORS(X) \
+    X(AE_NONE, "NoActionError") \
+    X(AE_NOT_ALIVE, "ActionNotAlive") \
+    X(AE_INVALID_SLOT, "ActionInvalidSlot") \
+    X(AE_UNKNOWN_ITEM, "ActionUnknownItem") \
+    X(AE_INSUFFICIENT_GOLD, "ActionInsufficientGold") \
+    X(AE_ALREADY_EQUIPPED, "ActionAlreadyEquipped") \
+    X(AE_STACK_FULL, "ActionStackFull") \
+    X(AE_INVENTORY_FULL, "ActionInventoryFull") \
+    X(AE_EMPTY_SLOT, "ActionEmptySlot") \
+    X(AE_NOT_CONSUMABLE, "ActionNotConsumable") \
+    X(AE_FULL_HEALTH, "ActionFullHealth") \
+    X(AE_FULL_MANA, "ActionFullMana") \
+    X(AE_TARGET_UNAVAILABLE, "ActionTargetUnavailable") \
+    X(AE_OUT_OF_RANGE, "ActionOutOfRange") \
+    X(AE_NO_ROUTE, "ActionNoRoute") \
+    X(AE_INVALID_POINT, "ActionInvalidPoint") \
+    X(AE_COOLDOWN, "ActionCooldown") \
+    X(AE_NO_CHARGES, "ActionNoCharges") \
+    X(AE_INSUFFICIENT_MANA, "ActionInsufficientMana") \
+    X(AE_SPELL_LIMIT, "ActionSpellLimit") \
+    X(AE_CHANNELING, "ActionChanneling") \
+    X(AE_STUNNED, "ActionStunned") \
+    X(AE_ROOTED, "ActionRooted") \
+    X(AE_OUTSIDE_KEEP, "ActionOutsideKeep") \
+    X(AE_ABILITY_LOCKED, "ActionAbilityLocked") \
+    X(AE_NO_ABILITY_POINTS, "ActionNoAbilityPoints") \
+    X(AE_ABILITY_MAX_LEVEL, "ActionAbilityMaxLevel") \
+    X(AE_HERO_LEVEL_REQUIRED, "ActionHeroLevelRequired") \
+    X(AE_NOT_DEAD, "ActionNotDead") \
+    X(AE_MATCH_ENDED, "ActionMatchEnded") \
+    X(AE_DRAFTING, "ActionDrafting") \
+    X(AE_NOT_DRAFTING, "ActionNotDrafting") \
+    X(AE_NOT_DRAFT_TURN, "ActionNotDraftTurn") \
+    X(AE_UNKNOWN_HERO, "ActionUnknownHero") \
+    X(AE_HERO_TAKEN, "ActionHeroTaken") \
+    X(AE_SILENCED, "ActionSilenced")
+
 enum {
-    AE_NONE = 0, AE_NOT_ALIVE, AE_INVALID_SLOT, AE_UNKNOWN_ITEM, AE_INSUFFICIENT_GOLD, AE_ALREADY_EQUIPPED,
-    AE_STACK_FULL, AE_INVENTORY_FULL, AE_EMPTY_SLOT, AE_NOT_CONSUMABLE, AE_FULL_HEALTH, AE_FULL_MANA,
-    AE_TARGET_UNAVAILABLE, AE_OUT_OF_RANGE, AE_NO_ROUTE, AE_INVALID_POINT, AE_COOLDOWN, AE_NO_CHARGES,
-    AE_INSUFFICIENT_MANA, AE_SPELL_LIMIT, AE_CHANNELING, AE_STUNNED, AE_ROOTED, AE_OUTSIDE_KEEP,
-    AE_ABILITY_LOCKED, AE_NO_ABILITY_POINTS, AE_ABILITY_MAX_LEVEL, AE_HERO_LEVEL_REQUIRED, AE_NOT_DEAD,
-    AE_MATCH_ENDED, AE_DRAFTING, AE_NOT_DRAFTING, AE_NOT_DRAFT_TURN, AE_UNKNOWN_HERO, AE_HERO_TAKEN,
-    AE_SILENCED, AE_COUNT
+#define AE_ENUM(id, name) id,
+    ACTION_ERRORS(AE_ENUM)
+#undef AE_ENUM
+    AE_COUNT
 };
 _Static_assert(AE_COUNT == GOTA_SCRIPT_ACTION_ERRORS, "gota.h's GOTA_SCRIPT_ACTION_ERRORS counts the AE_* codes");
 
-/* The Action* constants as docs/basic.md spells them, by code (the host table
- * below holds them lower-cased, as the compiler looks names up) */
 static const char *const ACTION_ERROR_NAME[AE_COUNT] = {
-    "NoActionError", "ActionNotAlive", "ActionInvalidSlot", "ActionUnknownItem", "ActionInsufficientGold",
-    "ActionAlreadyEquipped", "ActionStackFull", "ActionInventoryFull", "ActionEmptySlot", "ActionNotConsumable",
-    "ActionFullHealth", "ActionFullMana", "ActionTargetUnavailable", "ActionOutOfRange", "ActionNoRoute",
-    "ActionInvalidPoint", "ActionCooldown", "ActionNoCharges", "ActionInsufficientMana", "ActionSpellLimit",
-    "ActionChanneling", "ActionStunned", "ActionRooted", "ActionOutsideKeep", "ActionAbilityLocked",
-    "ActionNoAbilityPoints", "ActionAbilityMaxLevel", "ActionHeroLevelRequired", "ActionNotDead",
-    "ActionMatchEnded", "ActionDrafting", "ActionNotDrafting", "ActionNotDraftTurn", "ActionUnknownHero",
-    "ActionHeroTaken", "ActionSilenced",
+#define AE_NAME(id, name) name,
+    ACTION_ERRORS(AE_NAME)
+#undef AE_NAME
 };
 
 const char *gota_script_action_error_name(int32_t code)
@@ -124,23 +153,9 @@ static const BasicHostSym GOTA_SYMS[] = {
     C("terrainmarsh", 5), C("terrainwall", 6), C("terrainwater", 7),
     C("vanguardknight", 0), C("ranger", 1), C("arcanist", 2), C("druidwarden", 3), C("demonhunter", 4),
     C("deathknight", 5), C("crossbowman", 6), C("lich", 7), C("warlock", 8), C("berserker", 9),
-    C("noactionerror", AE_NONE), C("actionnotalive", AE_NOT_ALIVE), C("actioninvalidslot", AE_INVALID_SLOT),
-    C("actionunknownitem", AE_UNKNOWN_ITEM), C("actioninsufficientgold", AE_INSUFFICIENT_GOLD),
-    C("actionalreadyequipped", AE_ALREADY_EQUIPPED), C("actionstackfull", AE_STACK_FULL),
-    C("actioninventoryfull", AE_INVENTORY_FULL), C("actionemptyslot", AE_EMPTY_SLOT),
-    C("actionnotconsumable", AE_NOT_CONSUMABLE), C("actionfullhealth", AE_FULL_HEALTH),
-    C("actionfullmana", AE_FULL_MANA), C("actiontargetunavailable", AE_TARGET_UNAVAILABLE),
-    C("actionoutofrange", AE_OUT_OF_RANGE), C("actionnoroute", AE_NO_ROUTE),
-    C("actioninvalidpoint", AE_INVALID_POINT), C("actioncooldown", AE_COOLDOWN),
-    C("actionnocharges", AE_NO_CHARGES), C("actioninsufficientmana", AE_INSUFFICIENT_MANA),
-    C("actionspelllimit", AE_SPELL_LIMIT), C("actionchanneling", AE_CHANNELING),
-    C("actionstunned", AE_STUNNED), C("actionrooted", AE_ROOTED), C("actionoutsidekeep", AE_OUTSIDE_KEEP),
-    C("actionabilitylocked", AE_ABILITY_LOCKED), C("actionnoabilitypoints", AE_NO_ABILITY_POINTS),
-    C("actionabilitymaxlevel", AE_ABILITY_MAX_LEVEL), C("actionherolevelrequired", AE_HERO_LEVEL_REQUIRED),
-    C("actionnotdead", AE_NOT_DEAD), C("actionmatchended", AE_MATCH_ENDED), C("actiondrafting", AE_DRAFTING),
-    C("actionnotdrafting", AE_NOT_DRAFTING), C("actionnotdraftturn", AE_NOT_DRAFT_TURN),
-    C("actionunknownhero", AE_UNKNOWN_HERO), C("actionherotaken", AE_HERO_TAKEN),
-    C("actionsilenced", AE_SILENCED),
+#define AE_CONST(id, name) C(name, id),
+    ACTION_ERRORS(AE_CONST)   /* names in any case: the compiler lower-cases host names */
+#undef AE_CONST
     /* read-only values */
     D("selfid", D_SELF_ID), D("selfteam", D_SELF_TEAM), D("selfclass", D_SELF_CLASS), D("selfx", D_SELF_X),
     D("selfy", D_SELF_Y), D("selfhp", D_SELF_HP), D("selfmaxhp", D_SELF_MAX_HP), D("selfmana", D_SELF_MANA),
