@@ -95,7 +95,7 @@ def trace():
                                    threads=1) as arena:
         for lane in range(2):
             arena.set_opponent(lane, BOT)
-        out = arena.reset(4)
+        out = arena.reset(10)
         start = out.signals.copy()
         lanes = [Lane(arena, i) for i in range(2)]
         start_hashes = [(lane.start_hash, arena.lane_hash(i)) for i, lane in enumerate(lanes)]
@@ -301,7 +301,7 @@ def test_advantage_is_zero_sum_while_running():
 # assists, structure hits and heals; every tick's change of each counter is
 # checked against what happened in that tick (the event log, the unit table).
 # ---------------------------------------------------------------------------
-COUNTER_SEED, COUNTER_TICKS = 2, 2000
+COUNTER_SEED, COUNTER_TICKS = 1, 2000
 STRUCTURES = (Kind.TOWER, Kind.BARRACKS, Kind.GOD)
 
 

@@ -597,7 +597,7 @@ static int32_t map_error(int verb, int code, const GotaMatch *m, int seat, int32
     case GOTA_ACT_MAX_RANK: return AE_ABILITY_MAX_LEVEL;
     case GOTA_ACT_LEVEL_TOO_LOW: return AE_HERO_LEVEL_REQUIRED;
     case GOTA_ACT_MATCH_OVER: return AE_MATCH_ENDED;
-    case GOTA_ACT_NO_TOWER: return AE_INVALID_POINT;
+    case GOTA_ACT_NO_TOWER: return AE_TARGET_UNAVAILABLE;   /* no tower offers a landing, as the original says */
     default: return AE_INVALID_SLOT;
     }
 }

@@ -21,7 +21,7 @@
  * useItem are accepted with GOTA_ACT_OK.
  * What a mask cannot know, because the point head is not masked: castPoint
  * may be refused NOT_VISIBLE (the pulled-back point in fog), useItemAt
- * NO_TOWER (the offset point outside every allied tower's sight), walk and
+ * BAD_POINT (an offset point outside the map's rim margin), walk and
  * attack-move ROOTED (a rooted hero may still stop: point 0) or BAD_POINT (no
  * open tile within 8 of a far point).
  */
@@ -230,19 +230,6 @@ static int portal_usable(const GotaMatch *m, int seat, int self, int i)
     return m->unit[self].alive && h->stun == 0 && h->channel == 0 && h->portal_cd == 0 && h->root == 0;
 }
 
-/* A portal aimed at (x, z) finds a living allied tower whose sight holds it. */
-static int portal_covered(const GotaMatch *m, int team, int32_t x, int32_t z)
-{
-    if (!map_world_inside(x, z)) return 0;
-    for (int b = 0; b < m->map->building_n; b++) {
-        const MapBuilding *mb = &m->map->building[b];
-        if (mb->kind != GOTA_KIND_TOWER || mb->team != team || !m->building_alive[b]) continue;
-        int64_t r = (int64_t)mb->sight_tiles * GOTA_TILE;
-        if (fx_dist2(x, z, mb->x, mb->z) <= r * r) return 1;
-    }
-    return 0;
-}
-
 static int any(const uint8_t *v, int n)
 {
     for (int i = 0; i < n; i++)
@@ -308,12 +295,12 @@ void contract_mask_slots(const GotaMatch *m, const ContractSlots *cs, int seat, 
         portal[i] = (uint8_t)portal_usable(m, seat, cs->self, i);
         portal_any |= portal[i];
     }
-    /* row 6: useItemAt anchors inside a living allied tower's sight */
+    /* row 6: useItemAt anchors inside the map, while some allied tower offers a landing */
     int at_any = 0;
-    if (portal_any)
+    if (portal_any && economy_portal_possible(m, team))
         for (int k = 0; k < CONTRACT_SLOTS; k++) {
             int t = cs->unit[k];
-            if (t >= 0 && portal_covered(m, team, m->unit[t].x, m->unit[t].z)) {
+            if (t >= 0 && map_world_inside(m->unit[t].x, m->unit[t].z)) {
                 row[MASK_ROW_ITEM_AT * CONTRACT_TARGETS + k] = 1;
                 at_any = 1;
             }

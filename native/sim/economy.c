@@ -51,18 +51,17 @@
  * reach (mobile targets at their current position, buildings by their
  * footprint); the portal needs a point, its cooldown, a point inside the
  * map, no root (a root would interrupt the channel at once, so the scroll is
- * not wasted), then a tower. Running potions progress only while alive; a
+ * not wasted), then a landing. Running potions progress only while alive; a
  * death ends them.
  *
- * Portal: among the living allied towers (gate towers and god guards count,
- * barracks do not) whose sight circle (MapBuilding.sight_tiles) contains the
- * aim, nearest first (ties: lower building index), the landing is the aim
- * itself when its tile qualifies, else the centre of the qualifying tile
- * nearest the aim (ties: map_tie_key, the lower tile index in the frame of the
- * aim's half of the map); a tile qualifies when it is open
- * (nav_open), visible to the team and its centre lies inside that tower's
- * sight circle. No tower with a qualifying tile: NO_TOWER. Starting the
- * channel consumes the scroll, drops the hero's orders, target and swing; the
+ * Portal: the aim may be anywhere inside the map. The landing is the open
+ * (nav_open), team-visible tile nearest the aim whose centre lies inside the
+ * sight circle (MapBuilding.sight_tiles) of a living allied tower (gate towers
+ * and god guards count, barracks do not); the aim itself when its own tile
+ * qualifies, else that tile's centre. Ties: map_tie_key (the lower tile index
+ * in the frame of the aim's half of the map). The anchor is the tower whose
+ * circle holds the landing, the nearest to it when several do (then the lower
+ * building index). No qualifying tile at all: NO_TOWER. Starting the
  * channel (72 ticks, economy_hero_tick) ends in a teleport (path dropped) if
  * the tower still lives. Stun or root (combat clears `channel`), death or the
  * tower's fall interrupt it; the 1,440-tick cooldown starts at completion or
@@ -297,36 +296,43 @@ static int use_poison(GotaMatch *m, int seat, int amount)
     return GOTA_ACT_OK;
 }
 
-/* Best landing for a portal aimed at (x, z) around building `b`: 1 and the
- * point in *lx, *lz when some tile qualifies. */
-static int portal_landing(const GotaMatch *m, int team, const MapBuilding *b, int32_t x, int32_t z,
-                          int32_t *lx, int32_t *lz)
+typedef struct {
+    int32_t x, z;                /* the aim */
+    int aim, tile, key, tower;   /* tile -1: none yet */
+    int64_t d2, tower_d2;
+} PortalLanding;
+
+/* Searches the open, team-visible tiles inside the sight circles of the
+ * team's living towers for the landing nearest the aim (rules above) into
+ * *best; with best NULL, only says whether any tile qualifies. */
+static int portal_search(const GotaMatch *m, int team, PortalLanding *best)
 {
-    int64_t r = (int64_t)b->sight_tiles * GOTA_TILE, r2 = r * r;
-    int btx = map_tile_of(b->x), btz = map_tile_of(b->z), aim = map_index_of(x, z);
-    int best = -1, best_key = 0;
-    int64_t best_d2 = 0;
-    for (int tz = btz - b->sight_tiles - 1; tz <= btz + b->sight_tiles + 1; tz++)
-        for (int tx = btx - b->sight_tiles - 1; tx <= btx + b->sight_tiles + 1; tx++) {
-            if (!map_in_bounds(tx, tz)) continue;
-            int t = map_index(tx, tz);
-            int32_t cx = map_tile_centre(tx), cz = map_tile_centre(tz);
-            if (fx_dist2(cx, cz, b->x, b->z) > r2 || !nav_open(&m->nav, m->map, t) ||
-                !vision_tile(&m->vision, team, tx, tz))
-                continue;
-            int64_t d2 = t == aim ? -1 : fx_dist2(cx, cz, x, z);   /* the aim's own tile always wins */
-            int key = map_tie_key(aim, t);   /* ties mirrored on blue's half */
-            if (best < 0 || d2 < best_d2 || (d2 == best_d2 && key < best_key)) {
-                best = t;
-                best_d2 = d2;
-                best_key = key;
+    for (int i = 0; i < m->map->building_n; i++) {
+        const MapBuilding *b = &m->map->building[i];
+        if (b->kind != GOTA_KIND_TOWER || b->team != team || !m->building_alive[i]) continue;
+        int64_t r = (int64_t)b->sight_tiles * GOTA_TILE, r2 = r * r;
+        int btx = map_tile_of(b->x), btz = map_tile_of(b->z);
+        for (int tz = btz - b->sight_tiles - 1; tz <= btz + b->sight_tiles + 1; tz++)
+            for (int tx = btx - b->sight_tiles - 1; tx <= btx + b->sight_tiles + 1; tx++) {
+                if (!map_in_bounds(tx, tz)) continue;
+                int t = map_index(tx, tz);
+                int32_t cx = map_tile_centre(tx), cz = map_tile_centre(tz);
+                int64_t tower_d2 = fx_dist2(cx, cz, b->x, b->z);
+                if (tower_d2 > r2 || !nav_open(&m->nav, m->map, t) || !vision_tile(&m->vision, team, tx, tz))
+                    continue;
+                if (!best) return 1;
+                int64_t d2 = t == best->aim ? -1 : fx_dist2(cx, cz, best->x, best->z);   /* the aim's tile wins */
+                int key = map_tie_key(best->aim, t);   /* ties mirrored on blue's half */
+                if (best->tile < 0 || d2 < best->d2 ||
+                    (d2 == best->d2 && (key < best->key || (key == best->key && tower_d2 < best->tower_d2)))) {
+                    *best = (PortalLanding){best->x, best->z, best->aim, t, key, i, d2, tower_d2};
+                }
             }
-        }
-    if (best < 0) return 0;
-    *lx = best == aim ? x : map_tile_centre(best % MAP_N);
-    *lz = best == aim ? z : map_tile_centre(best / MAP_N);
-    return 1;
+    }
+    return best && best->tile >= 0;
 }
+
+int economy_portal_possible(const GotaMatch *m, int team) { return portal_search(m, team, NULL); }
 
 static int use_portal(GotaMatch *m, int seat, int at_point, int32_t x, int32_t z)
 {
@@ -335,35 +341,18 @@ static int use_portal(GotaMatch *m, int seat, int at_point, int32_t x, int32_t z
     if (h->portal_cd > 0) return GOTA_ACT_ITEM_COOLDOWN;
     if (!map_world_inside(x, z)) return GOTA_ACT_BAD_POINT;
     if (h->root > 0) return GOTA_ACT_ROOTED;
-    int team = hero_team(seat);
-    int tried[MAP_BUILDINGS] = {0};
-    for (;;) {   /* towers whose sight holds the aim, nearest first */
-        int pick = -1;
-        int64_t pick_d2 = INT64_MAX;
-        for (int i = 0; i < m->map->building_n; i++) {
-            const MapBuilding *b = &m->map->building[i];
-            if (tried[i] || b->kind != GOTA_KIND_TOWER || b->team != team || !m->building_alive[i]) continue;
-            int64_t d2 = fx_dist2(x, z, b->x, b->z), r = (int64_t)b->sight_tiles * GOTA_TILE;
-            if (d2 <= r * r && d2 < pick_d2) {
-                pick = i;
-                pick_d2 = d2;
-            }
-        }
-        if (pick < 0) return GOTA_ACT_NO_TOWER;
-        tried[pick] = 1;
-        int32_t lx, lz;
-        if (!portal_landing(m, team, &m->map->building[pick], x, z, &lx, &lz)) continue;
-        int slot = m->hero_slot[seat];
-        h->channel = PORTAL_CHANNEL;
-        h->channel_x = lx;
-        h->channel_z = lz;
-        h->channel_tower = m->building_slot[pick];
-        h->order = ORDER_IDLE;
-        m->unit[slot].target_id = -1;
-        m->st[slot].target = -1;
-        unit_stop_swing(m, slot);
-        return GOTA_ACT_OK;
-    }
+    PortalLanding best = {.x = x, .z = z, .aim = map_index_of(x, z), .tile = -1};
+    if (!portal_search(m, hero_team(seat), &best)) return GOTA_ACT_NO_TOWER;
+    int slot = m->hero_slot[seat];
+    h->channel = PORTAL_CHANNEL;
+    h->channel_x = best.tile == best.aim ? x : map_tile_centre(best.tile % MAP_N);
+    h->channel_z = best.tile == best.aim ? z : map_tile_centre(best.tile / MAP_N);
+    h->channel_tower = m->building_slot[best.tower];
+    h->order = ORDER_IDLE;
+    m->unit[slot].target_id = -1;
+    m->st[slot].target = -1;
+    unit_stop_swing(m, slot);
+    return GOTA_ACT_OK;
 }
 
 int economy_use_item(GotaMatch *m, int seat, int slot, int at_point, int32_t x, int32_t z)

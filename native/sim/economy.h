@@ -47,6 +47,8 @@ int64_t economy_hero_score(const struct GotaMatch *m, int seat);
 /* Commands; each returns a GOTA_ACT_* code. */
 int economy_buy(struct GotaMatch *m, int seat, int item);
 int economy_use_item(struct GotaMatch *m, int seat, int slot, int at_point, int32_t x, int32_t z);
+/* 1 when a portal of `team` aimed anywhere inside the map has a landing now */
+int economy_portal_possible(const struct GotaMatch *m, int team);
 int economy_level_ability(struct GotaMatch *m, int seat, int slot);
 int economy_buyback(struct GotaMatch *m, int seat);
 /* Potions over time, the portal channel: once per tick for each hero. */

@@ -73,8 +73,8 @@ typedef struct { int32_t x, z; } QPt;
 /* Lane 0 road centre line, Blue's keep to Red's keep (3-tile stubs inside the
  * castles). Lane 2 is its mirror. The route proper runs gate point to gate
  * point: (12,85) Blue, (85,12) Red. */
-static const QPt LANE0_ROAD[] = { TP(12, 88), TP(12, 18), TP(18, 12), TP(88, 12) };
-static const QPt LANE0_ROUTE_BLUE_FIRST[] = { TP(12, 85), TP(12, 18), TP(18, 12), TP(85, 12) };
+static const QPt LANE0_ROAD[] = { TP(12, 88), TP(12, 12), TP(88, 12) };
+static const QPt LANE0_ROUTE_BLUE_FIRST[] = { TP(12, 85), TP(12, 12), TP(85, 12) };
 
 /* Mid: Blue's half as (k, w): k diagonal steps from the centre toward Blue,
  * w the lateral wobble in q along (1,1); point = (232 - 4k + w, 232 + 4k + w).

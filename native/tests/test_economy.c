@@ -585,17 +585,24 @@ static void test_poison(void)
 }
 
 /* ---- portal ------------------------------------------------------------------ */
-/* Brute-force oracle: the qualifying tile nearest (x, z) around building b. */
-static int oracle_tile(const GotaMatch *m, const MapBuilding *b, int32_t x, int32_t z)
+/* Brute-force oracle: the qualifying tile nearest (x, z) around building
+ * `only`, or around any living red tower when `only` is -1. */
+static int oracle_tile(const GotaMatch *m, int only, int32_t x, int32_t z)
 {
-    int64_t r = (int64_t)b->sight_tiles * TILE;
     int best = -1;
     int64_t bd = 0;
     for (int t = 0; t < MAP_TILES; t++) {
-        int tx = t % MAP_N, tz = t / MAP_N;
+        int tx = t % MAP_N, tz = t / MAP_N, inside = 0;
         int64_t cx = map_tile_centre(tx), cz = map_tile_centre(tz);
-        if ((cx - b->x) * (cx - b->x) + (cz - b->z) * (cz - b->z) > r * r) continue;
-        if (!nav_open(&m->nav, m->map, t) || !vision_tile(&m->vision, GOTA_TEAM_RED, tx, tz)) continue;
+        for (int i = 0; i < m->map->building_n; i++) {
+            const MapBuilding *b = &m->map->building[i];
+            if ((only >= 0 && i != only) || b->kind != GOTA_KIND_TOWER || b->team != GOTA_TEAM_RED ||
+                !m->building_alive[i])
+                continue;
+            int64_t r = (int64_t)b->sight_tiles * TILE;
+            inside |= (cx - b->x) * (cx - b->x) + (cz - b->z) * (cz - b->z) <= r * r;
+        }
+        if (!inside || !nav_open(&m->nav, m->map, t) || !vision_tile(&m->vision, GOTA_TEAM_RED, tx, tz)) continue;
         int64_t d = (cx - x) * (cx - x) + (cz - z) * (cz - z);
         if (best < 0 || d < bd) {
             best = t;
@@ -621,9 +628,17 @@ static void test_portal(void)
     CHECK_EQ(b->kind, GOTA_KIND_TOWER);
     CHECK_EQ(economy_use_item(m, 0, 0, 0, b->x, b->z), GOTA_ACT_BAD_POINT);    /* needs a point */
     CHECK_EQ(economy_use_item(m, 0, 0, 1, 4000000, 0), GOTA_ACT_BAD_POINT);    /* off the map */
-    CHECK_EQ(economy_use_item(m, 0, 0, 1, m->map->hero_spawn_x[GOTA_TEAM_BLUE],
-                              m->map->hero_spawn_z[GOTA_TEAM_BLUE]), GOTA_ACT_NO_TOWER);
+    /* no living allied tower, no landing: refused, the scroll kept */
+    uint8_t alive[MAP_BUILDINGS];
+    memcpy(alive, m->building_alive, sizeof alive);
+    for (int i = 0; i < m->map->building_n; i++)
+        if (m->map->building[i].team == GOTA_TEAM_RED && m->map->building[i].kind == GOTA_KIND_TOWER)
+            m->building_alive[i] = 0;
+    CHECK_EQ(economy_portal_possible(m, GOTA_TEAM_RED), 0);
+    CHECK_EQ(economy_use_item(m, 0, 0, 1, b->x, b->z), GOTA_ACT_NO_TOWER);
     CHECK_EQ(h->item_count[0], 8);
+    memcpy(m->building_alive, alive, sizeof alive);
+    CHECK_EQ(economy_portal_possible(m, GOTA_TEAM_RED), 1);
     /* aimed at the tower itself: its footprint is closed, so the nearest open visible tile */
     h->order = ORDER_WALK;
     CHECK_EQ(economy_use_item(m, 0, 0, 1, b->x, b->z), GOTA_ACT_OK);
@@ -631,7 +646,7 @@ static void test_portal(void)
     CHECK_EQ(h->channel, PORTAL_CHANNEL);
     CHECK_EQ(h->channel_tower, m->building_slot[bi]);
     CHECK_EQ(h->order, ORDER_IDLE);
-    int land = oracle_tile(m, b, b->x, b->z);
+    int land = oracle_tile(m, bi, b->x, b->z);
     CHECK(land >= 0);
     CHECK_EQ(h->channel_x, map_tile_centre(land % MAP_N));
     CHECK_EQ(h->channel_z, map_tile_centre(land / MAP_N));
@@ -699,14 +714,11 @@ static void test_portal(void)
     economy_hero_tick(m, 0);
     h->portal_cd = 0;
     const MapBuilding *bb = &m->map->building[MAP_IDX_BARRACKS(0, GOTA_TEAM_RED, 0)];
-    int code = economy_use_item(m, 0, 0, 1, bb->x, bb->z);
-    if (code == GOTA_ACT_OK) {
-        CHECK_EQ(m->unit[h->channel_tower].kind, GOTA_KIND_TOWER);
-        h->channel = 0;
-        economy_hero_tick(m, 0);
-    } else {
-        CHECK_EQ(code, GOTA_ACT_NO_TOWER);
-    }
+    int code = economy_use_item(m, 0, 0, 1, bb->x, bb->z);   /* lands by a tower, never anchored to the barracks */
+    CHECK_EQ(code, GOTA_ACT_OK);
+    CHECK_EQ(m->unit[h->channel_tower].kind, GOTA_KIND_TOWER);
+    h->channel = 0;
+    economy_hero_tick(m, 0);
 
     /* interrupted by the tower's fall */
     h->portal_cd = 0;
@@ -724,7 +736,30 @@ static void test_portal(void)
     /* a fallen tower is no target: another tower covers the point, or none does */
     h->portal_cd = 0;
     code = economy_use_item(m, 0, 0, 1, b->x, b->z);
-    CHECK(code == GOTA_ACT_NO_TOWER || (code == GOTA_ACT_OK && h->channel_tower != m->building_slot[bi]));
+    CHECK(code == GOTA_ACT_OK && h->channel_tower != m->building_slot[bi]);
+    h->channel = 0;
+    economy_hero_tick(m, 0);
+
+    /* aimed far from every tower (the enemy's spawn): the nearest qualifying
+     * tile of all the living towers, anchored to a tower whose circle holds it */
+    h->portal_cd = 0;
+    h->item[0] = 21;   /* the last scroll went with the fallen-tower aim */
+    h->item_count[0] = 8;
+    int32_t ex = m->map->hero_spawn_x[GOTA_TEAM_BLUE], ez = m->map->hero_spawn_z[GOTA_TEAM_BLUE];
+    CHECK_EQ(economy_use_item(m, 0, 0, 1, ex, ez), GOTA_ACT_OK);
+    land = oracle_tile(m, -1, ex, ez);
+    CHECK(land >= 0);
+    CHECK_EQ(h->channel_x, map_tile_centre(land % MAP_N));
+    CHECK_EQ(h->channel_z, map_tile_centre(land / MAP_N));
+    const GotaUnit *anchor = &m->unit[h->channel_tower];
+    CHECK_EQ(anchor->kind, GOTA_KIND_TOWER);
+    CHECK_EQ(anchor->team, GOTA_TEAM_RED);
+    int ai = -1;
+    for (int i = 0; i < m->map->building_n; i++)
+        if (m->building_slot[i] == h->channel_tower) ai = i;
+    CHECK(ai >= 0);
+    int64_t ar = (int64_t)m->map->building[ai].sight_tiles * TILE;
+    CHECK(fx_dist2(h->channel_x, h->channel_z, anchor->x, anchor->z) <= ar * ar);
     gota_match_free(m);
 }
 
