@@ -53,7 +53,7 @@ enum {
     D_SELF_MAX_MANA, D_SELF_GOLD, D_SELF_LEVEL, D_WORLD_TICK, D_SELF_LAYER, D_SELF_MOVE_SPEED,
     D_SELF_ATTACK_RANGE, D_SELF_ATTACK_DAMAGE, D_SELF_TARGET, D_SELF_ATTACK_COOLDOWN, D_SELF_ATTACKS_LANDED,
     D_SELF_PORTAL_COOLDOWN, D_SELF_CHANNEL_TICKS, D_SELF_STUN_TICKS, D_SELF_ROOT_TICKS, D_SELF_SILENCE_TICKS,
-    D_SELF_DEATHS, D_SELF_RESPAWN_TICKS, D_DRAFTING, D_DRAFT_TURN_ID, D_COUNT
+    D_SELF_DEATHS, D_SELF_RESPAWN_TICKS, D_DRAFTING, D_DRAFT_TURN_ID, D_DRAFT_MODE, D_COUNT
 };
 
 enum {
@@ -167,7 +167,7 @@ static const BasicHostSym GOTA_SYMS[] = {
     D("selfchannelticks", D_SELF_CHANNEL_TICKS), D("selfstunticks", D_SELF_STUN_TICKS),
     D("selfrootticks", D_SELF_ROOT_TICKS), D("selfsilenceticks", D_SELF_SILENCE_TICKS),
     D("selfdeaths", D_SELF_DEATHS), D("selfrespawnticks", D_SELF_RESPAWN_TICKS), D("drafting", D_DRAFTING),
-    D("draftturnid", D_DRAFT_TURN_ID),
+    D("draftturnid", D_DRAFT_TURN_ID), D("draftmode", D_DRAFT_MODE),
     /* functions: name, arguments, id, work cost */
     F("drafthero", 1, F_DRAFT_HERO, 20), F("draftedclass", 1, F_DRAFTED_CLASS, 16),
     F("heroavailable", 1, F_HERO_AVAILABLE, 16), F("herorole", 1, F_HERO_ROLE, 4),
@@ -656,6 +656,7 @@ static BasicValue sample(void *vctx, int k)
     case D_WORLD_TICK: return I(m->tick);
     case D_DRAFTING: return I(c->drafting);
     case D_DRAFT_TURN_ID: return I(c->drafting ? HERO_ID_BASE + c->seat : 0);
+    case D_DRAFT_MODE: return I(0);   /* unique draft: a class plays on one seat of the match */
     default: break;
     }
     if (c->slot < 0) return I(k == D_SELF_CLASS ? -1 : 0);

@@ -329,6 +329,7 @@ static void test_compile_errors(void)
     compile_fails("end if\n", "'end if' without a matching opening statement");
     compile_fails("x = 1 y = 2\n", "expected the end of the statement, found 'y'");
     compile_fails("selfX = 1\n", "cannot assign to 'selfx': it is a read-only host value");
+    compile_fails("draftMode = 1\n", "cannot assign to 'draftmode': it is a read-only host value");
     compile_fails("walkto = 1\n", "host function");
     compile_fails("x = foo(1)\n", "unknown array or function 'foo'");
     compile_fails("foo(1)\n", "unknown sub or array 'foo'");
@@ -619,7 +620,7 @@ static void test_host_self_and_objects(void)
         "sid = selfId: steam = selfTeam: scls = selfClass: sx = selfX: sy = selfY: shp = selfHp\n"
         "smaxhp = selfMaxHp: smana = selfMana: smaxmana = selfMaxMana: sgold = selfGold: slevel = selfLevel\n"
         "tick = worldTick: srange = selfAttackRange: sdmg = selfAttackDamage: sspeed = selfMoveSpeed\n"
-        "scd = selfAttackCooldown: slayer = selfLayer: sdraft = drafting: sturn = draftTurnId\n"
+        "scd = selfAttackCooldown: slayer = selfLayer: sdraft = drafting: sturn = draftTurnId: smode = draftMode\n"
         "n = objectCount()\n"
         "for i = 0 to n - 1\n"
         "  ids(i) = objectId(i): kinds(i) = objectKind(i): teams(i) = objectTeam(i)\n"
@@ -658,6 +659,7 @@ static void test_host_self_and_objects(void)
         CHECK_EQ(gi(m, seat, "scd"), m->st[m->hero_slot[seat]].windup);
         CHECK_EQ(gi(m, seat, "slayer"), team == 0 ? 1 : 2);   /* in the own fort */
         CHECK_EQ(gi(m, seat, "sdraft"), 0);
+        CHECK_EQ(gi(m, seat, "smode"), 0);   /* unique draft, the only mode */
         CHECK_EQ(gi(m, seat, "sturn"), 0);
         /* the object list: what the team sees, sorted */
         int expect_n = 0;
