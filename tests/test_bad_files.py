@@ -23,6 +23,7 @@ from gota_arena.contract import INFO  # noqa: E402
 from gota_arena.policies import load_policy, read_policy_metadata  # noqa: E402
 from gota_arena.train.checkpoint import CheckpointError, load_checkpoint, save_checkpoint  # noqa: E402
 from gota_arena.train.ppo import TrainingError, train  # noqa: E402
+from gota_arena.train.state import kept_policy  # noqa: E402
 
 AGENTS, STEPS = 5, 8   # one lane against a bot: five learner rows; decisions per rollout
 
@@ -245,7 +246,7 @@ def test_a_run_killed_while_writing_a_checkpoint_resumes_losing_only_that_interv
     summary = train(tiny_config(updates=4, resume=True), run, stream=quiet())
     assert summary["updates"] == 4 and summary["global_step"] == 4 * AGENTS * STEPS
     assert load_checkpoint(ckpt)["update"] == 4
-    kept = [f"policy_{update * AGENTS * STEPS:012d}.safetensors" for update in (1, 2, 3, 4)]
+    kept = [kept_policy(run, update * AGENTS * STEPS).name for update in (1, 2, 3, 4)]
     assert sorted(os.listdir(ckpt.parent)) == ["last.pt", *kept], "the killed write's temporary is gone"
     assert _metric_updates(run) == [1, 2, 3, 4], "update 3 is played again, and logged once"
     assert _saved_update(run / "policy.safetensors") == 4
@@ -258,7 +259,7 @@ def test_a_run_killed_while_writing_its_policy_file_resumes_with_a_matching_one(
     summary = train(tiny_config(updates=4, resume=True), run, stream=quiet())
     assert summary["updates"] == 4 and not summary["interrupted"]
     assert _saved_update(run / "policy.safetensors") == 4, "the policy file follows the checkpoint again"
-    assert _saved_update(run / "checkpoints" / f"policy_{4 * AGENTS * STEPS:012d}.safetensors") == 4
+    assert _saved_update(kept_policy(run, 4 * AGENTS * STEPS)) == 4
     policy = load_policy(str(run / "policy.safetensors"))
     for key, value in ckpt["model"].items():
         assert torch.equal(policy.state_dict()[key], value), key

@@ -117,10 +117,11 @@ def test_ctrl_c_saves_a_checkpoint_and_exits_cleanly(tmp_path):
     assert "Traceback" not in err, err
     assert "interrupted: saved the state after update" in out and "trainer.resume=true" in out
     from gota_arena.train.checkpoint import load_checkpoint
+    from gota_arena.train.state import kept_policy
     ck = load_checkpoint(run / "checkpoints" / "last.pt")
     assert ck["reason"] == "interrupted" and ck["update"] >= 1
     # no half-written leftovers: the checkpoint and the kept policy of the update it saved, nothing else
-    kept = f"policy_{ck['global_step']:012d}.safetensors"
+    kept = kept_policy(run, ck["global_step"]).name
     assert sorted(p.name for p in (run / "checkpoints").iterdir()) == ["last.pt", kept]
 
 
